@@ -1,0 +1,17 @@
+from setuptools import find_packages, setup
+
+setup(
+    name="tf1_train",
+    version="0.1.0",
+    description="TF1-style graph training (towers, parameter servers) on TensorFlow 2.16+",
+    packages=find_packages(include=["tf1_train", "tf1_train.*"]),
+    package_data={"tf1_train.data": ["digits.npz"]},
+    python_requires=">=3.9",
+    install_requires=["absl-py>=1.0", "numpy>=1.23"],
+    extras_require={
+        "cpu": ["tensorflow-cpu>=2.16,<2.22"],
+        "gpu": ["tensorflow[and-cuda]>=2.16,<2.22"],
+        "test": ["pytest>=7", "pytest-timeout>=2.1", "ruff>=0.5"],
+    },
+    entry_points={"console_scripts": ["tf1-train=tf1_train.main:run"]},
+)

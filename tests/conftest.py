@@ -1,0 +1,57 @@
+"""Shared test helpers: configs for small runs, and the CLI in a subprocess."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tf1_train import config as cfglib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def small_config(train_dir, model="mlp", towers=1, batch=16, steps=5, **kw) -> cfglib.Config:
+    """A short run; keyword args override fields of the sub-configs by name."""
+    sections = {
+        "data": cfglib.DataConfig(batch_size=batch, seed=3),
+        "devices": cfglib.DeviceConfig(num_towers=towers, device="cpu"),
+        "optimizer": cfglib.OptimizerConfig(optimizer="sgd", learning_rate=0.1),
+        "run": cfglib.RunConfig(
+            train_steps=steps,
+            num_warmup_steps=0,
+            display_every=1000,
+            train_dir=str(train_dir),
+            seed=7,
+        ),
+    }
+    for key, value in kw.items():
+        for name, section in sections.items():
+            if key in {f.name for f in dataclasses.fields(section)}:
+                sections[name] = dataclasses.replace(section, **{key: value})
+                break
+        else:
+            raise KeyError(key)
+    return cfglib.Config(model=model, **sections).validate()
+
+
+def run_cli(args, timeout=240, env=None, module="tf1_train.main", cwd=None):
+    """Runs ``python -m <module> args`` and returns the CompletedProcess."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=cwd or ROOT,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture
+def cli():
+    return run_cli

@@ -1,0 +1,151 @@
+"""The command line, run as a user runs it: in a subprocess."""
+
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+SPEC_KEYS = {
+    "tf_version",
+    "model",
+    "dataset",
+    "num_towers",
+    "tower_devices",
+    "variable_update",
+    "variable_devices",
+    "global_step",
+    "final_loss",
+    "test_accuracy",
+    "examples_per_sec",
+    "wall_seconds",
+    "stopped_by",
+}
+
+
+def test_two_towers_on_a_machine_without_gpu(cli, tmp_path):
+    out = cli(
+        [
+            "--flagfile=flags/default.flags",
+            "--train_steps=60",
+            "--display_every=20",
+            f"--train_dir={tmp_path}",
+        ]
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.count("warning: no GPU found") == 1
+    assert re.search(r"step 60/60 .*examples/sec \d+\.\d", out.stdout)
+    summary = json.loads((tmp_path / "run_summary.json").read_text())
+    assert SPEC_KEYS <= set(summary)
+    assert summary["num_towers"] == 2
+    assert summary["tower_devices"] == ["/device:CPU:0", "/device:CPU:1"]
+    assert summary["global_step"] == 60 and summary["stopped_by"] == "train_steps"
+    assert summary["variable_devices"] == {"/device:CPU:0": 10}
+    assert 0 < summary["test_accuracy"] <= 1 and summary["examples_per_sec"] > 0
+
+
+def test_device_gpu_without_gpu_says_how_many_were_found(cli, tmp_path):
+    out = cli(["--device=gpu", "--num_gpus=2", f"--train_dir={tmp_path}"])
+    assert out.returncode != 0
+    assert "Traceback" not in out.stderr
+    assert "error: --device=gpu: --num_gpus=2 needs 2 GPU(s) but 0 were found" in out.stderr
+
+
+def test_log_device_placement_shows_each_tower_on_its_device(cli, tmp_path):
+    out = cli(
+        [
+            "--num_gpus=2",
+            "--model=lenet5",
+            "--train_steps=2",
+            "--log_device_placement",
+            f"--train_dir={tmp_path}",
+        ]
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    text = out.stdout + out.stderr  # the C++ runtime writes to fd 1 and 2 (PITFALLS 13)
+    placed = dict(re.findall(r"^(tower_\d/\S*Conv2D): \(Conv2D\): (\S+)$", text, re.M))
+    assert placed, text[-3000:]
+    assert placed["tower_0/conv1/Conv2D"].endswith("/device:CPU:0")
+    assert placed["tower_1/conv1/Conv2D"].endswith("/device:CPU:1")
+
+
+def _losses(stdout):
+    return re.findall(r"step \d+/\d+  loss (\S+)", stdout)
+
+
+@pytest.mark.parametrize("mode", ["parameter_server", "replicated"])
+def test_deterministic_runs_are_bit_identical(cli, tmp_path, mode):
+    args = [
+        "--num_gpus=2",
+        "--train_steps=25",
+        "--display_every=1",
+        "--deterministic",
+        "--seed=5",
+        "--optimizer=adam",
+        "--learning_rate=0.003",
+        f"--variable_update={mode}",
+    ]
+    a = cli(args + [f"--train_dir={tmp_path / 'a'}"])
+    b = cli(args + [f"--train_dir={tmp_path / 'b'}"])
+    assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
+    assert len(_losses(a.stdout)) == 25 and _losses(a.stdout) == _losses(b.stdout)
+    sa = json.loads((tmp_path / "a" / "run_summary.json").read_text())
+    sb = json.loads((tmp_path / "b" / "run_summary.json").read_text())
+    assert repr(sa["final_loss"]) == repr(sb["final_loss"])
+    assert sa["test_accuracy"] == sb["test_accuracy"]
+
+
+@pytest.mark.parametrize("flagfile", sorted(glob.glob(os.path.join(ROOT, "flags", "*.flags"))))
+def test_every_flagfile_parses_into_a_valid_config(flagfile):
+    code = (
+        "import sys; from tf1_train import main;"
+        "main.F(['prog', '--flagfile=' + sys.argv[1]]); print(main.config_from_flags())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, flagfile], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Config(model=" in out.stdout
+
+
+BAD = [
+    (["--model=vgg"], "--model"),
+    (["--optimizer=lbfgs"], "--optimizer"),
+    (["--num_gpus=0"], "--num_gpus"),
+    (["--batch_size=-3"], "--batch_size"),
+    (["--batch_size=5000"], "--batch_size=5000"),
+    (["--learning_rate=0"], "--learning_rate"),
+    (["--learning_rate=nan"], "--learning_rate"),
+    (["--allow_growth", "--gpu_memory_fraction=0.5"], "--allow_growth"),
+    (["--lr_schedule=piecewise"], "--lr_boundaries"),
+    (["--lr_boundaries=10,x"], "--lr_boundaries"),
+    (["--no_such_flag=1"], "no_such_flag"),
+    (["stray"], "unexpected argument 'stray'"),
+    (["--flagfile=/nonexistent/x.flags"], "/nonexistent/x.flags"),
+    (["--dataset=mnist"], "--data_dir"),
+    (["--num_warmup_steps=-1"], "--num_warmup_steps"),
+]
+
+
+@pytest.mark.parametrize("args, needle", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_is_one_clear_line(cli, tmp_path, args, needle):
+    out = cli(args + [f"--train_dir={tmp_path / 'run'}"], timeout=120)
+    assert out.returncode != 0
+    assert "Traceback" not in out.stderr
+    ours = [line for line in out.stderr.splitlines() if line.startswith("error: ")]
+    assert len(ours) == 1, out.stderr
+    assert needle in ours[0]
+
+
+def test_train_dir_that_is_a_file_is_refused(cli, tmp_path):
+    f = tmp_path / "file"
+    f.write_text("keep me")
+    out = cli([f"--train_dir={f}", "--train_steps=2"])
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert f"error: --train_dir={f}: exists and is not a directory" in out.stderr
+    assert f.read_text() == "keep me"

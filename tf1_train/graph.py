@@ -1,0 +1,136 @@
+"""Builds the whole TF1 training graph and returns its handles.
+
+Input -> towers -> gradient aggregation -> optimizer, plus the eval replica
+and the ops a session needs around them. Everything lives in one fresh
+``tf.Graph`` owned by the caller's ``TrainGraph``.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, NamedTuple
+
+import tensorflow as tf
+
+from tf1_train import devices, models, optim, towers
+from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig
+from tf1_train.data import pipeline
+from tf1_train.data.source import ArraySource
+
+v1 = tf.compat.v1
+
+EVAL_BATCH = 500
+
+
+class TrainGraph(NamedTuple):
+    """Handles into a built training graph."""
+
+    graph: tf.Graph
+    train_op: tf.Operation
+    loss: tf.Tensor  # mean over towers of each tower's loss
+    tower_losses: List[tf.Tensor]
+    learning_rate: tf.Tensor
+    global_step: tf.Variable
+    init_op: tf.Operation
+    post_init_ops: List[tf.Operation]  # replicated: broadcast tower 0's copy
+    input_init: tf.Operation  # (re)starts training input at start_step
+    start_step: tf.Tensor  # placeholder fed to input_init
+    eval_init: tf.Operation
+    eval_correct: tf.Tensor  # correct predictions in one eval batch
+    eval_count: tf.Tensor  # examples in that batch
+    saved_variables: Dict[str, tf.Variable]  # checkpoint name -> variable
+    model_variables: Dict[str, tf.Variable]  # the model's own (no slots, step)
+    saver: v1.train.Saver
+
+
+def build(
+    model: str,
+    source: ArraySource,
+    data_cfg: DataConfig,
+    dev_cfg: DeviceConfig,
+    opt_cfg: OptimizerConfig,
+    plan: devices.DevicePlan,
+    seed: int,
+) -> TrainGraph:
+    """Builds the training graph for one process (one worker)."""
+    graph = tf.Graph()
+    with graph.as_default():
+        v1.set_random_seed(seed)
+        with tf.device(plan.param_devices[0]):
+            global_step = v1.train.get_or_create_global_step()
+        num_towers = len(plan.tower_devices)
+        global_batch = data_cfg.batch_size * num_towers
+        start_step = v1.placeholder_with_default(tf.constant(0, tf.int64), [], name="start_step")
+        with tf.device("/device:CPU:0"), tf.name_scope("input"):
+            ds = pipeline.train_dataset(source, global_batch, data_cfg.seed, start_step)
+            iterator = v1.data.make_initializable_iterator(ds)
+            images, labels = iterator.get_next()
+        model_fn = models.get_model(model)
+        built = towers.build_towers(
+            model_fn,
+            pipeline.split_for_towers(images, labels, num_towers),
+            source.num_classes,
+            plan,
+            dev_cfg.variable_update,
+            opt_cfg.weight_decay,
+        )
+        model_vars = {
+            name: var
+            for name, var in towers.checkpoint_variables(dev_cfg.variable_update).items()
+            if var is not global_step
+        }
+        train_op, lr = _apply(built, opt_cfg, dev_cfg.variable_update, global_step)
+        loss = tf.reduce_mean(tf.stack([t.loss for t in built]), name="mean_loss")
+        eval_init, correct, count = _build_eval(
+            model_fn, source, plan.tower_devices[0], dev_cfg.variable_update
+        )
+        saved = towers.checkpoint_variables(dev_cfg.variable_update)
+        return TrainGraph(
+            graph=graph,
+            train_op=train_op,
+            loss=loss,
+            tower_losses=[t.loss for t in built],
+            learning_rate=lr,
+            global_step=global_step,
+            init_op=v1.global_variables_initializer(),
+            post_init_ops=towers.broadcast_ops(num_towers)
+            if dev_cfg.variable_update == "replicated"
+            else [],
+            input_init=iterator.initializer,
+            start_step=start_step,
+            eval_init=eval_init,
+            eval_correct=correct,
+            eval_count=count,
+            saved_variables=saved,
+            model_variables=model_vars,
+            saver=v1.train.Saver(saved, max_to_keep=3),
+        )
+
+
+def _apply(built, opt_cfg, variable_update, global_step):
+    """Aggregates gradients per mode and applies them once per step."""
+    with tf.device(global_step.device):
+        lr = optim.learning_rate(opt_cfg, global_step)
+    opt = optim.make_optimizer(opt_cfg, lr)
+    if variable_update == "replicated":
+        per_tower = towers.all_reduce_gradients(built)
+        grads_and_vars = [gv for tower in per_tower for gv in tower]
+    else:
+        grads_and_vars = towers.average_gradients(built)
+    update_ops = [op for t in built for op in t.update_ops]
+    with tf.control_dependencies(update_ops):
+        train_op = opt.apply_gradients(grads_and_vars, global_step=global_step)
+    return train_op, lr
+
+
+def _build_eval(model_fn, source, device, variable_update):
+    """A forward-only replica on tower 0's device, reading the test split."""
+    with tf.device("/device:CPU:0"), tf.name_scope("eval_input"):
+        ds = pipeline.eval_dataset(source, EVAL_BATCH)
+        iterator = v1.data.make_initializable_iterator(ds)
+        images, labels = iterator.get_next()
+    with tf.device(device), towers.eval_scope(variable_update), tf.name_scope("eval"):
+        logits = model_fn(images, False, source.num_classes)
+        predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
+        correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
+        count = tf.size(labels, out_type=tf.int64)
+    return iterator.initializer, correct, count

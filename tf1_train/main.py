@@ -1,0 +1,198 @@
+"""Command line of the TF1 path: flags -> Config -> train.run.
+
+The only module that defines or reads absl flags (PITFALLS 20). TensorFlow is
+imported inside ``main`` after the environment is set, so log levels and
+CUDA's device order take effect.
+
+    python -m tf1_train.main --flagfile=flags/default.flags --num_gpus=2
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from absl import app, flags
+
+from tf1_train import config as cfglib
+from tf1_train.errors import UserError
+
+F = flags.FLAGS
+
+# Model and data.
+flags.DEFINE_enum("model", "lenet5", cfglib.MODELS, "Model to train.")
+flags.DEFINE_enum("dataset", "digits", cfglib.DATASETS, "Input source.")
+flags.DEFINE_string("data_dir", None, "Files of the dataset in its standard format.")
+flags.DEFINE_boolean("use_synthetic_data", False, "Random tensors made on each tower's device.")
+flags.DEFINE_boolean("augment", True, "cifar10: random pad-4 crop and flip for training.")
+flags.DEFINE_integer("batch_size", 32, "Examples per tower per step.")
+# Devices and placement.
+flags.DEFINE_integer("num_gpus", 1, "Number of towers.")
+flags.DEFINE_enum(
+    "device",
+    "auto",
+    cfglib.DEVICES,
+    "auto: GPUs if present, else virtual CPU devices; gpu: GPUs or fail.",
+)
+flags.DEFINE_enum(
+    "variable_update", "parameter_server", cfglib.VARIABLE_UPDATES, "How towers share variables."
+)
+flags.DEFINE_enum(
+    "local_parameter_device",
+    "cpu",
+    cfglib.PARAMETER_DEVICES,
+    "parameter_server mode: variables on the CPU, or spread over the towers' GPUs.",
+)
+flags.DEFINE_boolean("log_device_placement", False, "ConfigProto.log_device_placement.")
+flags.DEFINE_boolean("allow_soft_placement", True, "ConfigProto.allow_soft_placement.")
+flags.DEFINE_boolean("allow_growth", False, "gpu_options.allow_growth.")
+flags.DEFINE_float(
+    "gpu_memory_fraction", 0.0, "gpu_options.per_process_gpu_memory_fraction (0: no limit)."
+)
+flags.DEFINE_boolean("xla", False, "XLA global JIT (ConfigProto optimizer_options).")
+flags.DEFINE_integer("inter_op_threads", 0, "inter_op_parallelism_threads (0: TF decides).")
+flags.DEFINE_integer("intra_op_threads", 0, "intra_op_parallelism_threads (0: TF decides).")
+# Optimisation.
+flags.DEFINE_enum("optimizer", "sgd", cfglib.OPTIMIZERS, "Optimizer.")
+flags.DEFINE_float("learning_rate", 0.01, "Initial learning rate.")
+flags.DEFINE_float("momentum", 0.9, "Momentum for --optimizer=momentum.")
+flags.DEFINE_float("weight_decay", 0.0, "L2 penalty on weights (not biases).")
+flags.DEFINE_enum("lr_schedule", "constant", cfglib.LR_SCHEDULES, "Learning-rate schedule.")
+flags.DEFINE_list("lr_boundaries", [], "piecewise: steps at which lr *= lr_decay_factor.")
+flags.DEFINE_float("lr_decay_factor", 0.1, "piecewise and exponential decay factor.")
+flags.DEFINE_integer("lr_decay_steps", 1000, "exponential: steps per factor of decay.")
+# Run.
+flags.DEFINE_integer("train_steps", 500, "Global steps to train.")
+flags.DEFINE_integer(
+    "num_warmup_steps", 10, "Steps left out of throughput (at most train_steps - 1)."
+)
+flags.DEFINE_integer("display_every", 50, "Progress line cadence, in steps.")
+flags.DEFINE_string("train_dir", None, "Output directory (default runs/<timestamp>).")
+flags.DEFINE_integer("save_checkpoint_steps", 500, "Checkpoint cadence, in steps.")
+flags.DEFINE_integer("save_summary_steps", 100, "TensorBoard summary cadence, in steps.")
+flags.DEFINE_integer("eval_every", 0, "Evaluate on the test split every N steps (0: end only).")
+flags.DEFINE_string("trace_file", None, "Write a Chrome trace of one step here.")
+flags.DEFINE_boolean("placement_report", False, "Print the runtime placement report.")
+flags.DEFINE_integer("seed", 0, "Seed for weights, data order and dropout.")
+flags.DEFINE_boolean("deterministic", False, "Op determinism: bit-identical reruns.")
+
+
+def _int_list(values, flag: str):
+    try:
+        return tuple(int(v) for v in values)
+    except ValueError:
+        raise UserError(f"--{flag}: got {','.join(values)}; must be whole numbers") from None
+
+
+def config_from_flags(f=F) -> cfglib.Config:
+    """Builds and validates the Config from parsed flags."""
+    train_dir = f.train_dir
+    if not train_dir:
+        import time
+
+        train_dir = os.path.join("runs", time.strftime("%Y%m%d-%H%M%S"))
+    seed = f.seed
+    return cfglib.Config(
+        model=f.model,
+        data=cfglib.DataConfig(
+            dataset=f.dataset,
+            data_dir=f.data_dir,
+            use_synthetic_data=f.use_synthetic_data,
+            batch_size=f.batch_size,
+            augment=f.augment,
+            seed=seed,
+        ),
+        devices=cfglib.DeviceConfig(
+            num_towers=f.num_gpus,
+            device=f.device,
+            variable_update=f.variable_update,
+            local_parameter_device=f.local_parameter_device,
+            log_device_placement=f.log_device_placement,
+            allow_soft_placement=f.allow_soft_placement,
+            allow_growth=f.allow_growth,
+            gpu_memory_fraction=f.gpu_memory_fraction,
+            xla=f.xla,
+            inter_op_threads=f.inter_op_threads,
+            intra_op_threads=f.intra_op_threads,
+        ),
+        optimizer=cfglib.OptimizerConfig(
+            optimizer=f.optimizer,
+            learning_rate=f.learning_rate,
+            momentum=f.momentum,
+            weight_decay=f.weight_decay,
+            lr_schedule=f.lr_schedule,
+            lr_boundaries=_int_list(f.lr_boundaries, "lr_boundaries"),
+            lr_decay_factor=f.lr_decay_factor,
+            lr_decay_steps=f.lr_decay_steps,
+        ),
+        run=cfglib.RunConfig(
+            train_steps=f.train_steps,
+            num_warmup_steps=f.num_warmup_steps,
+            display_every=f.display_every,
+            train_dir=train_dir,
+            save_checkpoint_steps=f.save_checkpoint_steps,
+            save_summary_steps=f.save_summary_steps,
+            eval_every=f.eval_every,
+            trace_file=f.trace_file,
+            placement_report=f.placement_report,
+            seed=seed,
+            deterministic=f.deterministic,
+        ),
+    ).validate()
+
+
+def fail(message: str) -> NoReturn:  # noqa: F821
+    """One line on stderr, exit status 2: the contract for bad input."""
+    print(f"error: {message}", file=sys.stderr, flush=True)
+    sys.exit(2)
+
+
+def parse_flags(argv):
+    """absl parsing with one-line errors instead of absl's two-line FATAL."""
+    try:
+        rest = F(argv)
+    except flags.Error as e:
+        fail(str(e).splitlines()[0])
+    if len(rest) > 1:
+        fail(f"unexpected argument {rest[1]!r}: all options are --flags (see --helpshort)")
+    return rest
+
+
+def quiet_tensorflow(log_device_placement: bool) -> None:
+    """Hides TensorFlow's C++ info chatter, unless placement logging is on:
+    TF_CPP_MIN_LOG_LEVEL >= 1 also hides the stderr copy of those lines
+    (PITFALLS 13). A level the user set is kept."""
+    if not log_device_placement:
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+
+
+def main(argv) -> None:
+    del argv
+    try:
+        cfg = config_from_flags()
+    except UserError as e:
+        fail(str(e))
+    quiet_tensorflow(cfg.devices.log_device_placement)
+    from tf1_train import devices
+
+    devices.set_cuda_device_order()
+    import tensorflow as tf
+
+    tf.get_logger().setLevel("ERROR")
+    # The TF1 entry point, and only it, leaves eager mode (PITFALLS 15).
+    tf.compat.v1.disable_eager_execution()
+    from tf1_train import train
+
+    try:
+        train.run(cfg)
+    except UserError as e:
+        fail(str(e))
+
+
+def run() -> None:
+    """Console-script entry point (``tf1-train``)."""
+    app.run(main, flags_parser=parse_flags)
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,125 @@
+"""Layers built from ``tf.compat.v1.get_variable`` and ``tf.nn`` only.
+
+``tf.compat.v1.layers`` raises under Keras 3 and Keras layers create
+``tf.Variable``s that variable_scope reuse does not share across towers
+(PITFALLS 1 and 3). These functions create every variable with
+``get_variable``, so a second tower built under ``reuse=True`` shares them.
+
+Initializer seeds come from the variable's full name, not from the graph's op
+counter: the same ``--seed`` gives the same initial weights however many
+towers or input ops the graph has, which is what lets the tests compare
+1 tower against N towers, and parameter_server against replicated.
+
+Naming: kernels are ``.../weights`` (the only variables weight decay touches),
+biases ``.../biases``.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from typing import Callable, Optional
+
+import tensorflow as tf
+
+v1 = tf.compat.v1
+
+WEIGHTS = "weights"
+BIASES = "biases"
+
+
+# Replicated mode builds tower i's copy under "v{i}/" (towers.py); the copy
+# must start from the same values as the parameter_server variable.
+_REPLICA_PREFIX = re.compile(r"^v\d+/")
+
+
+def name_seed(name: str) -> int:
+    """A stable op seed for a variable, from its checkpoint name."""
+    name = _REPLICA_PREFIX.sub("", name)
+    return zlib.crc32(name.encode("utf-8")) % (2**31 - 1)
+
+
+def variable(
+    name: str,
+    shape,
+    initializer: Callable[[int], object],
+    trainable: bool = True,
+) -> tf.Variable:
+    """``get_variable`` whose initializer is seeded by the variable's full name.
+
+    Args:
+      name: name inside the current variable scope.
+      shape: the variable's shape.
+      initializer: called with an int seed, returns a v1 initializer.
+      trainable: whether it goes into TRAINABLE_VARIABLES.
+    """
+    scope = v1.get_variable_scope().name
+    full_name = f"{scope}/{name}" if scope else name
+    return v1.get_variable(
+        name,
+        shape=shape,
+        dtype=tf.float32,
+        initializer=initializer(name_seed(full_name)),
+        trainable=trainable,
+    )
+
+
+def glorot(seed: int):
+    return v1.glorot_uniform_initializer(seed=seed)
+
+
+def he_normal(seed: int):
+    return v1.variance_scaling_initializer(
+        scale=2.0, mode="fan_in", distribution="truncated_normal", seed=seed
+    )
+
+
+def zeros(_seed: int):
+    return v1.zeros_initializer()
+
+
+def ones(_seed: int):
+    return v1.ones_initializer()
+
+
+def dense(
+    x: tf.Tensor,
+    units: int,
+    name: str,
+    activation: Optional[Callable] = None,
+    kernel_init=glorot,
+) -> tf.Tensor:
+    """Fully connected layer: ``activation(x @ weights + biases)``."""
+    with v1.variable_scope(name):
+        w = variable(WEIGHTS, [int(x.shape[-1]), units], kernel_init)
+        b = variable(BIASES, [units], zeros)
+        y = tf.nn.bias_add(tf.matmul(x, w), b)
+    return activation(y) if activation else y
+
+
+def conv2d(
+    x: tf.Tensor,
+    filters: int,
+    kernel: int,
+    name: str,
+    stride: int = 1,
+    padding: str = "SAME",
+    use_bias: bool = True,
+    kernel_init=glorot,
+) -> tf.Tensor:
+    """2-D convolution over NHWC input; no activation."""
+    with v1.variable_scope(name):
+        shape = [kernel, kernel, int(x.shape[-1]), filters]
+        w = variable(WEIGHTS, shape, kernel_init)
+        y = tf.nn.conv2d(x, w, strides=[1, stride, stride, 1], padding=padding)
+        if use_bias:
+            y = tf.nn.bias_add(y, variable(BIASES, [filters], zeros))
+    return y
+
+
+def max_pool(x: tf.Tensor, size: int = 2, stride: int = 2) -> tf.Tensor:
+    return tf.nn.max_pool2d(x, ksize=size, strides=stride, padding="SAME")
+
+
+def flatten(x: tf.Tensor) -> tf.Tensor:
+    return tf.reshape(x, [-1, int(x.shape[1:].num_elements())])

@@ -1,0 +1,88 @@
+"""What a run prints and writes: progress lines, throughput, run_summary.json."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from typing import Dict, Optional
+
+
+class ThroughputMeter:
+    """Examples/sec over display windows and over the whole run, warm-up excluded.
+
+    ``tick(step)`` is called after each completed step (1-based count of steps
+    this process ran). Steps up to ``warmup_steps`` are never measured: they
+    pay for graph optimisation and allocation, not for training.
+    """
+
+    def __init__(self, examples_per_step: int, warmup_steps: int, total_steps: int):
+        self.examples_per_step = examples_per_step
+        self.warmup_steps = warmup_steps
+        self.total_steps = total_steps
+        self._start: Optional[float] = None  # when the first measured step began
+        self._window_start: Optional[float] = None
+        self._window_steps = 0
+        self._measured_steps = 0
+        self._last = time.perf_counter()
+
+    def tick(self, steps_done: int) -> None:
+        now = time.perf_counter()
+        if steps_done <= self.warmup_steps:
+            self._last = now
+            return
+        if self._start is None:
+            self._start = self._window_start = self._last
+        self._measured_steps += 1
+        self._window_steps += 1
+        self._last = now
+
+    def window_rate(self) -> float:
+        """Mean examples/sec since the previous call (0 during warm-up)."""
+        if self._window_start is None or self._window_steps == 0:
+            return 0.0
+        elapsed = self._last - self._window_start
+        rate = self._window_steps * self.examples_per_step / max(elapsed, 1e-9)
+        self._window_start, self._window_steps = self._last, 0
+        return rate
+
+    def overall_rate(self) -> float:
+        if self._start is None or self._measured_steps == 0:
+            return 0.0
+        elapsed = self._last - self._start
+        return self._measured_steps * self.examples_per_step / max(elapsed, 1e-9)
+
+    def eta_seconds(self, steps_done: int) -> Optional[float]:
+        if self._start is None or self._measured_steps == 0:
+            return None
+        per_step = (self._last - self._start) / self._measured_steps
+        return per_step * (self.total_steps - steps_done)
+
+
+def format_eta(seconds: Optional[float]) -> str:
+    if seconds is None:
+        return "-"
+    seconds = int(round(seconds))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def progress_line(step: int, total: int, loss: float, rate: float, lr: float, eta: str) -> str:
+    return f"step {step}/{total}  loss {loss:.4f}  examples/sec {rate:.1f}  lr {lr:.4g}  eta {eta}"
+
+
+def write_json_atomic(path: str, data: Dict) -> None:
+    """Writes JSON so readers see the old file or the new one, never half."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp_", suffix=".json")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=2, sort_keys=False)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
