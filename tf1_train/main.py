@@ -166,6 +166,15 @@ def quiet_tensorflow(log_device_placement: bool) -> None:
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 
 
+def enable_cpu_xla(xla: bool) -> None:
+    """--xla sets the session's global JIT level, which TensorFlow applies to
+    GPUs only; on CPU, auto-clustering also needs this TF_XLA_FLAGS switch."""
+    flag = "--tf_xla_cpu_global_jit"
+    current = os.environ.get("TF_XLA_FLAGS", "")
+    if xla and flag not in current:
+        os.environ["TF_XLA_FLAGS"] = f"{current} {flag}".strip()
+
+
 def main(argv) -> None:
     del argv
     try:
@@ -173,6 +182,7 @@ def main(argv) -> None:
     except UserError as e:
         fail(str(e))
     quiet_tensorflow(cfg.devices.log_device_placement)
+    enable_cpu_xla(cfg.devices.xla)
     from tf1_train import devices
 
     devices.set_cuda_device_order()
