@@ -1,0 +1,80 @@
+"""TF1-format (name-based) checkpoints from TF2 code, both ways.
+
+``tf.train.Checkpoint`` writes object-graph keys
+(``model/.../.ATTRIBUTES/VARIABLE_VALUE``) that a TF1 ``Saver`` cannot read.
+This module reads and writes the TF1 layout instead: one tensor per TF1
+variable name plus the ``checkpoint`` state file, so a TF1 run can resume
+from a TF2 run's checkpoint and the other way round.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Dict, Optional
+
+import tensorflow as tf
+
+from tf1_train.errors import UserError
+
+PREFIX = "model.ckpt"
+
+
+def latest(train_dir: str) -> Optional[str]:
+    return tf.train.latest_checkpoint(train_dir) if os.path.isdir(train_dir) else None
+
+
+def load_into(path: str, variables: Dict[str, tf.Variable], strict: bool = True) -> None:
+    """Assigns each variable the checkpoint tensor of the same TF1 name.
+
+    Args:
+      path: checkpoint prefix (``.../model.ckpt-500``).
+      variables: TF1 name -> variable (mirrored variables update every copy).
+      strict: fail, naming them, if variables are missing from the checkpoint.
+    """
+    reader = tf.train.load_checkpoint(path)
+    shapes = reader.get_variable_to_shape_map()
+    missing = sorted(n for n in variables if n not in shapes)
+    if missing and strict:
+        raise UserError(
+            f"checkpoint {path} lacks {len(missing)} variable(s) of this model, "
+            f"e.g. {', '.join(missing[:3])}: was it written for another --model?"
+        )
+    for name, var in variables.items():
+        if name in shapes:
+            value = reader.get_tensor(name)
+            if list(value.shape) != var.shape.as_list():
+                raise UserError(
+                    f"checkpoint {path}: {name} has shape {list(value.shape)}, "
+                    f"the model expects {var.shape.as_list()}"
+                )
+            var.assign(value)
+
+
+def restore_latest(train_dir: str, variables: Dict[str, tf.Variable]) -> int:
+    """Restores the newest checkpoint in train_dir, if any; returns its step."""
+    path = latest(train_dir)
+    if path is None:
+        return 0
+    load_into(path, variables)
+    step = variables.get("global_step")
+    print(f"resumed from {path}", flush=True)
+    return int(step.numpy()) if step is not None else 0
+
+
+def save(train_dir: str, variables: Dict[str, tf.Variable], step: int) -> str:
+    """Writes ``model.ckpt-<step>`` in the TF1 layout and points ``checkpoint`` at it."""
+    prefix = os.path.join(train_dir, f"{PREFIX}-{step}")
+    names = sorted(variables)
+    tf.raw_ops.SaveV2(
+        prefix=prefix,
+        tensor_names=names,
+        shape_and_slices=[""] * len(names),
+        tensors=[variables[n].read_value() for n in names],
+    )
+    state = os.path.join(train_dir, "checkpoint")
+    tmp = state + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(f'model_checkpoint_path: "{os.path.basename(prefix)}"\n')
+        f.write(f'all_model_checkpoint_paths: "{os.path.basename(prefix)}"\n')
+    os.replace(tmp, state)
+    return prefix

@@ -1,0 +1,103 @@
+"""TF2 layers that mirror tf1_train/models/layers.py op for op.
+
+Each layer registers its variables in a shared ``Params`` store under the TF1
+name (``fc1/weights``), so a model's variables can be matched to a TF1
+checkpoint without any name mapping table.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Dict, Optional
+
+import tensorflow as tf
+
+from tf1_train.naming import name_seed
+
+
+def glorot_uniform(shape, seed: int) -> tf.Tensor:
+    fan_in, fan_out = _fans(shape)
+    limit = math.sqrt(6.0 / (fan_in + fan_out))
+    return tf.random.stateless_uniform(shape, [seed, 0], -limit, limit)
+
+
+def he_normal(shape, seed: int) -> tf.Tensor:
+    fan_in, _ = _fans(shape)
+    stddev = math.sqrt(2.0 / fan_in) / 0.87962566103423978  # truncated-normal correction
+    return tf.random.stateless_truncated_normal(shape, [seed, 0], stddev=stddev)
+
+
+def zeros(shape, seed: int) -> tf.Tensor:
+    del seed
+    return tf.zeros(shape)
+
+
+def ones(shape, seed: int) -> tf.Tensor:
+    del seed
+    return tf.ones(shape)
+
+
+def _fans(shape):
+    receptive = math.prod(shape[:-2]) if len(shape) > 2 else 1
+    return shape[-2] * receptive, shape[-1] * receptive
+
+
+class Params(tf.Module):
+    """Every variable of a model, by its TF1 checkpoint name, in creation order."""
+
+    def __init__(self):
+        super().__init__(name="params")
+        self.by_name: Dict[str, tf.Variable] = {}
+
+    def create(self, name: str, shape, init: Callable, trainable: bool = True) -> tf.Variable:
+        var = tf.Variable(init(list(shape), name_seed(name)), name=name, trainable=trainable)
+        self.by_name[name] = var
+        return var
+
+
+class Dense:
+    """``activation(x @ weights + biases)``."""
+
+    def __init__(self, params: Params, name: str, in_dim: int, units: int, activation=None):
+        self.w = params.create(f"{name}/weights", [in_dim, units], glorot_uniform)
+        self.b = params.create(f"{name}/biases", [units], zeros)
+        self.activation = activation
+
+    def __call__(self, x: tf.Tensor) -> tf.Tensor:
+        y = tf.nn.bias_add(tf.matmul(x, self.w), self.b)
+        return self.activation(y) if self.activation else y
+
+
+class Conv2D:
+    """2-D convolution over NHWC input; no activation."""
+
+    def __init__(
+        self,
+        params: Params,
+        name: str,
+        in_channels: int,
+        filters: int,
+        kernel: int,
+        stride: int = 1,
+        use_bias: bool = True,
+        kernel_init: Callable = glorot_uniform,
+    ):
+        shape = [kernel, kernel, in_channels, filters]
+        self.w = params.create(f"{name}/weights", shape, kernel_init)
+        self.b: Optional[tf.Variable] = None
+        if use_bias:
+            self.b = params.create(f"{name}/biases", [filters], zeros)
+        self.stride = stride
+
+    def __call__(self, x: tf.Tensor) -> tf.Tensor:
+        s = self.stride
+        y = tf.nn.conv2d(x, self.w, strides=[1, s, s, 1], padding="SAME")
+        return tf.nn.bias_add(y, self.b) if self.b is not None else y
+
+
+def max_pool(x: tf.Tensor, size: int = 2, stride: int = 2) -> tf.Tensor:
+    return tf.nn.max_pool2d(x, ksize=size, strides=stride, padding="SAME")
+
+
+def flatten(x: tf.Tensor) -> tf.Tensor:
+    return tf.reshape(x, [-1, int(x.shape[1:].num_elements())])

@@ -1,0 +1,38 @@
+"""Command line of the TF2 path: the same flags as tf1_train.main.
+
+    python -m tf1_train.tf2.main --num_gpus=2 --model=lenet5
+
+The flags are those defined in tf1_train/main.py (imported, not redefined);
+this entry point never leaves eager mode.
+"""
+
+from __future__ import annotations
+
+from absl import app
+
+from tf1_train import main as tf1_main
+from tf1_train.errors import UserError
+
+
+def main(argv) -> None:
+    del argv
+    try:
+        cfg = tf1_main.config_from_flags()
+    except UserError as e:
+        tf1_main.fail(str(e))
+    tf1_main.quiet_tensorflow(cfg.devices.log_device_placement)
+    import tensorflow as tf
+
+    tf.get_logger().setLevel("ERROR")
+    if cfg.devices.log_device_placement:
+        tf.debugging.set_log_device_placement(True)
+    from tf1_train.tf2 import train
+
+    try:
+        train.run(cfg)
+    except UserError as e:
+        tf1_main.fail(str(e))
+
+
+if __name__ == "__main__":
+    app.run(main, flags_parser=tf1_main.parse_flags)

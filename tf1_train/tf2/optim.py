@@ -1,0 +1,158 @@
+"""The tf.compat.v1 optimizers and schedules, rewritten as TF2 modules.
+
+Keras optimizers differ from the v1 ones in ways that break a numerical
+comparison (Keras Adam's epsilon is 1e-7, v1's 1e-8; Keras momentum folds the
+learning rate into the velocity; v1 RMSProp starts its mean square at 1, not
+0). These classes follow the v1 kernels' update rules and slot names
+(``w/Momentum``, ``w/Adam``, ``w/Adam_1``, ``beta1_power``, ...), so a TF1
+checkpoint's optimizer state continues here.
+
+Updates run in cross-replica context through ``strategy.extended.update``:
+each device updates its own copy of a variable and of its slots with the
+same all-reduced gradient, as replicated mode does in the TF1 graph.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Sequence, Tuple
+
+import tensorflow as tf
+
+from tf1_train.config import OptimizerConfig
+
+
+def learning_rate(cfg: OptimizerConfig, step: tf.Tensor) -> tf.Tensor:
+    """Same values as tf1_train.optim.learning_rate at every step."""
+    lr = tf.constant(cfg.learning_rate, tf.float32)
+    if cfg.lr_schedule == "piecewise":
+        # v1 piecewise_constant: value i applies while step <= boundary i.
+        passed = tf.reduce_sum(tf.cast(step > tf.constant(cfg.lr_boundaries, tf.int64), tf.int32))
+        return lr * tf.pow(
+            tf.constant(cfg.lr_decay_factor, tf.float32), tf.cast(passed, tf.float32)
+        )
+    if cfg.lr_schedule == "exponential":
+        exponent = tf.cast(step, tf.float32) / float(cfg.lr_decay_steps)
+        return lr * tf.pow(tf.constant(cfg.lr_decay_factor, tf.float32), exponent)
+    return lr
+
+
+class Optimizer(tf.Module):
+    """Base: creates slots next to each variable, applies one update per step."""
+
+    slot_names: Tuple[str, ...] = ()
+
+    def __init__(self, cfg: OptimizerConfig, variables: Dict[str, tf.Variable], name: str):
+        super().__init__(name=name)
+        self.cfg = cfg
+        self.step = tf.Variable(0, dtype=tf.int64, name="global_step", trainable=False)
+        self.slots: Dict[str, List[tf.Variable]] = {}
+        for var_name, var in variables.items():
+            self.slots[var_name] = [
+                tf.Variable(self.slot_initial(var, s), name=f"{var_name}/{s}", trainable=False)
+                for s in self.slot_names
+            ]
+        self.extra: Dict[str, tf.Variable] = {}
+
+    def slot_initial(self, var: tf.Variable, slot: str) -> tf.Tensor:
+        del slot
+        return tf.zeros_like(var)
+
+    def state_by_name(self) -> Dict[str, tf.Variable]:
+        """Slots, non-slot state and global_step, by TF1 checkpoint name."""
+        out = {"global_step": self.step, **self.extra}
+        for var_name, slots in self.slots.items():
+            for s, slot in zip(self.slot_names, slots):
+                out[f"{var_name}/{s}"] = slot
+        return out
+
+    def apply(
+        self,
+        strategy: tf.distribute.Strategy,
+        grads_and_names: Sequence[Tuple[tf.Tensor, str]],
+        variables: Dict[str, tf.Variable],
+    ) -> None:
+        """Cross-replica context: applies all-reduced gradients, then step += 1."""
+        lr = learning_rate(self.cfg, self.step)
+        for grad, name in grads_and_names:
+            strategy.extended.update(
+                variables[name], self._update, args=(grad, lr, *self.slots[name])
+            )
+        self._finish(strategy, lr)
+        strategy.extended.update(self.step, lambda s: s.assign_add(1))
+
+    def _update(self, var, grad, lr, *slots):
+        raise NotImplementedError
+
+    def _finish(self, strategy, lr) -> None:
+        """Per-step state that is not per variable (Adam's beta powers)."""
+
+
+class SGD(Optimizer):
+    def __init__(self, cfg, variables):
+        super().__init__(cfg, variables, "GradientDescent")
+
+    def _update(self, var, grad, lr):
+        return var.assign_sub(lr * grad)
+
+
+class Momentum(Optimizer):
+    slot_names = ("Momentum",)
+
+    def __init__(self, cfg, variables):
+        super().__init__(cfg, variables, "Momentum")
+
+    def _update(self, var, grad, lr, accum):
+        accum.assign(accum * self.cfg.momentum + grad)
+        return var.assign_sub(lr * accum)
+
+
+class Adam(Optimizer):
+    """v1 AdamOptimizer: beta powers kept as variables and multiplied each step."""
+
+    slot_names = ("Adam", "Adam_1")
+    beta1, beta2, epsilon = 0.9, 0.999, 1e-8
+
+    def __init__(self, cfg, variables):
+        super().__init__(cfg, variables, "Adam")
+        self.extra = {
+            "beta1_power": tf.Variable(self.beta1, name="beta1_power", trainable=False),
+            "beta2_power": tf.Variable(self.beta2, name="beta2_power", trainable=False),
+        }
+
+    def _update(self, var, grad, lr, m, v):
+        b1p, b2p = self.extra["beta1_power"], self.extra["beta2_power"]
+        lr_t = lr * tf.sqrt(1 - b2p) / (1 - b1p)
+        m.assign_add((grad - m) * (1 - self.beta1))
+        v.assign_add((tf.square(grad) - v) * (1 - self.beta2))
+        return var.assign_sub(lr_t * m / (tf.sqrt(v) + self.epsilon))
+
+    def _finish(self, strategy, lr):
+        for name, beta in (("beta1_power", self.beta1), ("beta2_power", self.beta2)):
+            strategy.extended.update(self.extra[name], lambda p, b=beta: p.assign(p * b))
+
+
+class RMSProp(Optimizer):
+    """v1 RMSPropOptimizer: mean square starts at 1, epsilon 1e-10, no centering."""
+
+    slot_names = ("RMSProp", "RMSProp_1")
+    decay, epsilon = 0.9, 1e-10
+
+    def __init__(self, cfg, variables):
+        super().__init__(cfg, variables, "RMSProp")
+
+    def slot_initial(self, var, slot):
+        return tf.ones_like(var) if slot == "RMSProp" else tf.zeros_like(var)
+
+    def _update(self, var, grad, lr, ms, mom):
+        # v1's momentum argument is 0 here, as in tf1_train.optim.
+        ms.assign_add((tf.square(grad) - ms) * (1 - self.decay))
+        mom.assign(lr * grad / tf.sqrt(ms + self.epsilon))
+        return var.assign_sub(mom)
+
+
+OPTIMIZERS = {"sgd": SGD, "momentum": Momentum, "adam": Adam, "rmsprop": RMSProp}
+
+
+def make(cfg: OptimizerConfig, variables: Dict[str, tf.Variable]) -> Optimizer:
+    """Creates the optimizer and its slots; call inside ``strategy.scope()``."""
+    return OPTIMIZERS[cfg.optimizer](cfg, variables)
