@@ -1,7 +1,8 @@
 """One side of the TF1 <-> TF2 equivalence tests, run in its own process.
 
     python tests/equiv_worker.py tf1 cases.json out_dir
-    python tests/equiv_worker.py tf2 cases.json out_dir   (reads tf1's npz files)
+    python tests/equiv_worker.py tf2 cases.json out_dir     (reads tf1's npz files)
+    python tests/equiv_worker.py keras cases.json out_dir   (Keras Model.fit)
 
 The TF1 side trains each case in its own tf.Graph and saves, per case: the
 initial weights (by TF1 name), the exact batches the steps consumed, the
@@ -91,16 +92,43 @@ def run_tf2(case, out):
     np.savez(out + "_tf2.npz", losses=np.array(losses), **final)
 
 
+def run_keras(case, out):
+    import tensorflow as tf
+
+    from tf1_train import data
+    from tf1_train.tf2 import keras_fit
+    from tf1_train.tf2.strategy import make_strategy
+
+    cfg = case_config(case, out + "_keras")
+    source = data.load_source(cfg.data)
+    ref = np.load(out + "_tf1.npz")
+    strategy, _ = make_strategy(cfg.devices, gpus_found=0)
+    with strategy.scope():
+        model = keras_fit.build_model(cfg.model, source.image_shape, source.num_classes)
+        keras_fit.compile_model(model, cfg.optimizer)
+    by_name = keras_fit.variables_by_tf1_name(model)
+    for name, var in by_name.items():
+        var.assign(ref["init:" + name])
+    batches = tf.data.Dataset.from_tensor_slices((ref["images"], ref["labels"]))
+    losses = keras_fit.fit(model, batches, len(ref["labels"]))
+    final = {"final:" + n: np.asarray(v.numpy()) for n, v in by_name.items()}
+    np.savez(out + "_keras.npz", losses=np.array(losses), **final)
+
+
+SIDES = {"tf1": run_tf1, "tf2": run_tf2, "keras": run_keras}
+
+
 def main(side, cases_file, out_dir):
     with open(cases_file) as f:
         cases = json.load(f)
-    if side == "tf2":
+    if side != "tf1":
         from tf1_train.tf2.strategy import ensure_logical_cpus
 
         ensure_logical_cpus(max(c["towers"] for c in cases))
     for case in cases:
-        out = os.path.join(out_dir, case["id"])
-        (run_tf1 if side == "tf1" else run_tf2)(case, out)
+        if side == "keras" and not case.get("keras"):
+            continue
+        SIDES[side](case, os.path.join(out_dir, case["id"]))
         print("done", case["id"], flush=True)
 
 

@@ -100,4 +100,5 @@ def max_pool(x: tf.Tensor, size: int = 2, stride: int = 2) -> tf.Tensor:
 
 
 def flatten(x: tf.Tensor) -> tf.Tensor:
+    x = tf.convert_to_tensor(x)
     return tf.reshape(x, [-1, int(x.shape[1:].num_elements())])

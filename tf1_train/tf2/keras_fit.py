@@ -1,0 +1,109 @@
+"""The Keras ``Model.fit`` route, for the models Keras layers can express.
+
+Layer names match the TF1 scopes (``conv1``, ``fc3``, ``logits``); kernels
+and biases map to ``<layer>/weights`` and ``<layer>/biases``, so TF1 weights
+load by name. Keras's own optimizers are used, configured to match the v1
+update where the formulas allow: Adam's epsilon is set to v1's 1e-8 (Keras
+defaults to 1e-7); SGD with momentum equals v1 Momentum for a constant
+learning rate. XLA is switched off (``jit_compile=False``): fusion changes
+rounding, and this route exists to be compared.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Tuple
+
+import keras
+import tensorflow as tf
+
+from tf1_train.config import OptimizerConfig
+from tf1_train.errors import UserError
+
+SUPPORTED = ("mlp", "lenet5")
+
+
+def build_model(name: str, image_shape: Tuple[int, int, int], num_classes: int) -> keras.Model:
+    """A Keras model computing what tf1_train.models.<name> computes."""
+    if name not in SUPPORTED:
+        raise UserError(f"--model={name}: the Keras fit route supports {', '.join(SUPPORTED)}")
+    relu = "relu"
+    layers = keras.layers
+    if name == "mlp":
+        body = [
+            layers.Flatten(),
+            layers.Dense(256, relu, name="fc1"),
+            layers.Dense(128, relu, name="fc2"),
+        ]
+    else:
+        body = [
+            layers.Conv2D(6, 5, padding="same", activation=relu, name="conv1"),
+            layers.MaxPooling2D(2, padding="same"),
+            layers.Conv2D(16, 5, padding="same", activation=relu, name="conv2"),
+            layers.MaxPooling2D(2, padding="same"),
+            layers.Flatten(),
+            layers.Dense(120, relu, name="fc3"),
+            layers.Dense(84, relu, name="fc4"),
+        ]
+    inputs = keras.Input(shape=image_shape)
+    x = inputs
+    for layer in body + [layers.Dense(num_classes, name="logits")]:
+        x = layer(x)
+    return keras.Model(inputs, x, name=name)
+
+
+def variables_by_tf1_name(model: keras.Model) -> Dict[str, keras.Variable]:
+    out = {}
+    for layer in model.layers:
+        if getattr(layer, "kernel", None) is not None:
+            out[f"{layer.name}/weights"] = layer.kernel
+            out[f"{layer.name}/biases"] = layer.bias
+    return out
+
+
+def make_optimizer(cfg: OptimizerConfig) -> keras.optimizers.Optimizer:
+    if cfg.lr_schedule != "constant" or cfg.weight_decay > 0:
+        raise UserError(
+            "the Keras fit route is compared with constant --lr_schedule and --weight_decay=0 only"
+        )
+    lr = cfg.learning_rate
+    if cfg.optimizer == "sgd":
+        return keras.optimizers.SGD(lr)
+    if cfg.optimizer == "momentum":
+        return keras.optimizers.SGD(lr, momentum=cfg.momentum)
+    if cfg.optimizer == "adam":
+        return keras.optimizers.Adam(lr, epsilon=1e-8)
+    raise UserError("--optimizer=rmsprop: v1 RMSProp starts its mean square at 1, Keras at 0")
+
+
+def compile_model(model: keras.Model, cfg: OptimizerConfig) -> keras.Model:
+    model.compile(
+        optimizer=make_optimizer(cfg),
+        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=["accuracy"],
+        jit_compile=False,
+    )
+    return model
+
+
+class PerStepLoss(keras.callbacks.Callback):
+    """Records each step's loss: Keras logs a running mean, so it is reset
+    before every batch."""
+
+    def __init__(self):
+        super().__init__()
+        self.losses: List[float] = []
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self.model.reset_metrics()
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.losses.append(float(logs["loss"]))
+
+
+def fit(model: keras.Model, batches: tf.data.Dataset, steps: int) -> List[float]:
+    """Trains ``steps`` global batches; returns the loss of each."""
+    recorder = PerStepLoss()
+    model.fit(
+        batches, epochs=1, steps_per_epoch=steps, verbose=0, shuffle=False, callbacks=[recorder]
+    )
+    return recorder.losses
