@@ -1,0 +1,26 @@
+"""The TF2 entry point takes the TF1 flags and writes the same summary."""
+
+import json
+
+from tests.test_cli import SPEC_KEYS
+
+
+def test_tf2_cli_writes_the_same_summary(cli, tmp_path):
+    out = cli(
+        ["--num_gpus=2", "--train_steps=40", "--display_every=20", f"--train_dir={tmp_path}"],
+        module="tf1_train.tf2.main",
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stderr.count("warning: no GPU found") == 1
+    assert "step 40/40" in out.stdout
+    summary = json.loads((tmp_path / "run_summary.json").read_text())
+    assert SPEC_KEYS <= set(summary)
+    assert summary["tower_devices"] == ["/device:CPU:0", "/device:CPU:1"]
+    assert summary["variable_update"] == "mirrored" and summary["global_step"] == 40
+    assert summary["variable_devices"] == {"/device:CPU:0": 10, "/device:CPU:1": 10}
+
+
+def test_tf2_cli_refuses_bad_flags_like_tf1(cli, tmp_path):
+    out = cli(["--optimizer=lbfgs", f"--train_dir={tmp_path}"], module="tf1_train.tf2.main")
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines()[-1].startswith("error: flag --optimizer=lbfgs")
