@@ -71,6 +71,37 @@ def progress_line(step: int, total: int, loss: float, rate: float, lr: float, et
     return f"step {step}/{total}  loss {loss:.4f}  examples/sec {rate:.1f}  lr {lr:.4g}  eta {eta}"
 
 
+def run_summary(
+    cfg,
+    tower_devices,
+    variable_update: str,
+    variable_devices: Dict[str, int],
+    global_step: int,
+    final_loss: Optional[float],
+    test_accuracy: float,
+    examples_per_sec: float,
+    wall_start: float,
+    stopped_by: str,
+    tf_version: str,
+) -> Dict:
+    """The run_summary.json dict (SPEC section 3), the same for every route."""
+    return {
+        "tf_version": tf_version,
+        "model": cfg.model,
+        "dataset": cfg.data.dataset,
+        "num_towers": cfg.devices.num_towers,
+        "tower_devices": list(tower_devices),
+        "variable_update": variable_update,
+        "variable_devices": variable_devices,
+        "global_step": int(global_step),
+        "final_loss": final_loss,
+        "test_accuracy": test_accuracy,
+        "examples_per_sec": round(examples_per_sec, 1),
+        "wall_seconds": round(time.perf_counter() - wall_start, 1),
+        "stopped_by": stopped_by,
+    }
+
+
 def write_json_atomic(path: str, data: Dict) -> None:
     """Writes JSON so readers see the old file or the new one, never half."""
     directory = os.path.dirname(os.path.abspath(path))

@@ -11,6 +11,8 @@ rounding, and this route exists to be compared.
 
 from __future__ import annotations
 
+import sys
+import time
 from typing import Dict, List, Tuple
 
 import keras
@@ -86,8 +88,8 @@ def compile_model(model: keras.Model, cfg: OptimizerConfig) -> keras.Model:
 
 
 class PerStepLoss(keras.callbacks.Callback):
-    """Records each step's loss: Keras logs a running mean, so it is reset
-    before every batch."""
+    """Records each step's loss: Keras logs a running mean over the epoch, so
+    the metrics are reset before every batch."""
 
     def __init__(self):
         super().__init__()
@@ -97,7 +99,10 @@ class PerStepLoss(keras.callbacks.Callback):
         self.model.reset_metrics()
 
     def on_train_batch_end(self, batch, logs=None):
-        self.losses.append(float(logs["loss"]))
+        self.record(float(logs["loss"]))
+
+    def record(self, loss: float) -> None:
+        self.losses.append(loss)
 
 
 def fit(model: keras.Model, batches: tf.data.Dataset, steps: int) -> List[float]:
@@ -107,3 +112,59 @@ def fit(model: keras.Model, batches: tf.data.Dataset, steps: int) -> List[float]
         batches, epochs=1, steps_per_epoch=steps, verbose=0, shuffle=False, callbacks=[recorder]
     )
     return recorder.losses
+
+
+class _ProgressCallback(PerStepLoss):
+    """Per-step losses into the shared progress lines and throughput meter."""
+
+    def __init__(self, progress, learning_rate: float):
+        super().__init__()
+        self.progress, self.lr = progress, learning_rate
+
+    def record(self, loss: float) -> None:
+        self.progress.step_done(loss, lambda: self.lr)
+
+
+def run(cfg, gpus_found=None):
+    """``python -m tf1_train.tf2.main --route=keras``: the same run through fit."""
+    from tf1_train import data
+    from tf1_train.data import pipeline
+    from tf1_train.report import run_summary
+    from tf1_train.tf2 import train as tf2_train
+    from tf1_train.tf2.strategy import make_strategy
+    from tf1_train.train import prepare_train_dir
+
+    wall_start = time.perf_counter()
+    prepare_train_dir(cfg.run.train_dir)
+    source = data.load_source(cfg.data)
+    data.check_batch_fits(source, cfg.data.batch_size, cfg.devices.num_towers)
+    strategy, plan = make_strategy(cfg.devices, gpus_found)
+    if plan.warning:
+        print(f"warning: {plan.warning}", flush=True, file=sys.stderr)
+    with strategy.scope():
+        model = compile_model(
+            build_model(cfg.model, source.image_shape, source.num_classes), cfg.optimizer
+        )
+    progress = tf2_train.Progress(cfg, 0)
+    global_batch = cfg.data.batch_size * cfg.devices.num_towers
+    ds = pipeline.train_dataset(source, global_batch, cfg.data.seed, 0)
+    callback = _ProgressCallback(progress, cfg.optimizer.learning_rate)
+    model.fit(
+        ds, epochs=1, steps_per_epoch=progress.todo, verbose=0, shuffle=False, callbacks=[callback]
+    )
+    _, accuracy = model.evaluate(pipeline.eval_dataset(source, 500), verbose=0)
+    summary = run_summary(
+        cfg,
+        plan.tower_devices,
+        "mirrored (keras fit)",
+        tf2_train.variable_devices(variables_by_tf1_name(model).values()),
+        int(model.optimizer.iterations.numpy()),
+        progress.losses[-1] if progress.losses else None,
+        float(accuracy),
+        progress.meter.overall_rate(),
+        wall_start,
+        "train_steps",
+        tf.__version__,
+    )
+    tf2_train.finish(cfg, summary, float(accuracy))
+    return tf2_train.RunResult(summary, progress.losses)

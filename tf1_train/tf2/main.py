@@ -2,16 +2,23 @@
 
     python -m tf1_train.tf2.main --num_gpus=2 --model=lenet5
 
-The flags are those defined in tf1_train/main.py (imported, not redefined);
-this entry point never leaves eager mode.
+The flags are those defined in tf1_train/main.py (imported, not redefined),
+plus ``--route=custom|keras``; this entry point never leaves eager mode.
 """
 
 from __future__ import annotations
 
-from absl import app
+from absl import app, flags
 
 from tf1_train import main as tf1_main
 from tf1_train.errors import UserError
+
+flags.DEFINE_enum(
+    "route",
+    "custom",
+    ["custom", "keras"],
+    "TF2 route: tf.function + MirroredStrategy custom loop, or Keras Model.fit.",
+)
 
 
 def main(argv) -> None:
@@ -26,10 +33,13 @@ def main(argv) -> None:
     tf.get_logger().setLevel("ERROR")
     if cfg.devices.log_device_placement:
         tf.debugging.set_log_device_placement(True)
-    from tf1_train.tf2 import train
+    if tf1_main.F.route == "keras":
+        from tf1_train.tf2.keras_fit import run
+    else:
+        from tf1_train.tf2.train import run
 
     try:
-        train.run(cfg)
+        run(cfg)
     except UserError as e:
         tf1_main.fail(str(e))
 

@@ -65,47 +65,60 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     losses, rate = train_loop(trainer, cfg, source, start)
     checkpoint.save(cfg.run.train_dir, trainer.state_by_name(), int(trainer.optimizer.step.numpy()))
     accuracy = evaluate(trainer, source)
-    summary = {
-        "tf_version": tf.__version__,
-        "model": cfg.model,
-        "dataset": cfg.data.dataset,
-        "num_towers": cfg.devices.num_towers,
-        "tower_devices": list(trainer.plan.tower_devices),
-        "variable_update": "mirrored",
-        "variable_devices": variable_devices(trainer.model),
-        "global_step": int(trainer.optimizer.step.numpy()),
-        "final_loss": losses[-1] if losses else None,
-        "test_accuracy": accuracy,
-        "examples_per_sec": round(rate, 1),
-        "wall_seconds": round(time.perf_counter() - wall_start, 1),
-        "stopped_by": "train_steps",
-    }
+    summary = report.run_summary(
+        cfg,
+        trainer.plan.tower_devices,
+        "mirrored",
+        variable_devices(trainer.model.by_name.values()),
+        int(trainer.optimizer.step.numpy()),
+        losses[-1] if losses else None,
+        accuracy,
+        rate,
+        wall_start,
+        "train_steps",
+        tf.__version__,
+    )
+    finish(cfg, summary, accuracy)
+    return RunResult(summary, losses)
+
+
+def finish(cfg: Config, summary: Dict, accuracy: float) -> None:
     report.write_json_atomic(os.path.join(cfg.run.train_dir, "run_summary.json"), summary)
     print(f"test accuracy {accuracy:.4f}  ({cfg.run.train_dir}/run_summary.json)")
-    return RunResult(summary, losses)
+
+
+class Progress:
+    """Throughput meter plus progress lines, shared by the custom loop and fit."""
+
+    def __init__(self, cfg: Config, start: int):
+        self.cfg, self.start = cfg, start
+        self.todo = max(cfg.run.train_steps - start, 0)
+        global_batch = cfg.data.batch_size * cfg.devices.num_towers
+        warmup = min(cfg.run.num_warmup_steps, max(self.todo - 1, 0))
+        self.meter = report.ThroughputMeter(global_batch, warmup, self.todo)
+        self.losses: List[float] = []
+
+    def step_done(self, loss: float, lr_fn) -> None:
+        done = len(self.losses) + 1
+        self.meter.tick(done)
+        self.losses.append(loss)
+        if done % self.cfg.run.display_every == 0 or done == self.todo:
+            eta = report.format_eta(self.meter.eta_seconds(done))
+            rate = self.meter.window_rate()
+            step = self.start + done
+            line = report.progress_line(step, self.cfg.run.train_steps, loss, rate, lr_fn(), eta)
+            print(line, flush=True)
 
 
 def train_loop(trainer: Trainer, cfg: Config, source, start: int):
     """Steps from ``start`` to --train_steps; returns (losses, examples/sec)."""
-    todo = cfg.run.train_steps - start
+    progress = Progress(cfg, start)
     global_batch = cfg.data.batch_size * cfg.devices.num_towers
-    meter = report.ThroughputMeter(global_batch, min(cfg.run.num_warmup_steps, todo - 1), todo)
     ds = pipeline.train_dataset(source, global_batch, cfg.data.seed, start)
-    losses = []
-    for done, (images, labels) in enumerate(ds.take(max(todo, 0)), start=1):
-        loss = float(trainer.train_step(images, labels))
-        meter.tick(done)
-        losses.append(loss)
-        if done % cfg.run.display_every == 0 or done == todo:
-            lr = float(optim.learning_rate(cfg.optimizer, trainer.optimizer.step))
-            eta = report.format_eta(meter.eta_seconds(done))
-            print(
-                report.progress_line(
-                    start + done, cfg.run.train_steps, loss, meter.window_rate(), lr, eta
-                ),
-                flush=True,
-            )
-    return losses, meter.overall_rate()
+    lr = lambda: float(optim.learning_rate(cfg.optimizer, trainer.optimizer.step))  # noqa: E731
+    for images, labels in ds.take(progress.todo):
+        progress.step_done(float(trainer.train_step(images, labels)), lr)
+    return progress.losses, progress.meter.overall_rate()
 
 
 def evaluate(trainer: Trainer, source) -> float:
@@ -116,10 +129,12 @@ def evaluate(trainer: Trainer, source) -> float:
     return correct / max(total, 1)
 
 
-def variable_devices(model: models.Model) -> Dict[str, int]:
+def variable_devices(variables) -> Dict[str, int]:
     """Copies of the model's variables per device (one per replica)."""
     counts: Dict[str, int] = {}
-    for var in model.by_name.values():
+    for var in variables:
+        if not hasattr(var, "device"):  # a Keras 3 variable wraps the tf.Variable
+            var = var.value
         for component in getattr(var, "values", (var,)):
             dev = devices.canonical(component.device)
             counts[dev] = counts.get(dev, 0) + 1
