@@ -117,6 +117,7 @@ def _apply(built, opt_cfg, variable_update, global_step):
     else:
         grads_and_vars = towers.average_gradients(built)
     update_ops = [op for t in built for op in t.update_ops]
+    update_ops += towers.moving_average_updates(built, variable_update)
     with tf.control_dependencies(update_ops):
         train_op = opt.apply_gradients(grads_and_vars, global_step=global_step)
     return train_op, lr
