@@ -43,7 +43,8 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
         tf.config.experimental.enable_op_determinism()
     g = graph.build(cfg.model, source, cfg.data, cfg.devices, cfg.optimizer, plan, cfg.run.seed)
     print_startup(cfg, plan)
-    with v1.Session(graph=g.graph, config=devices.session_config(cfg.devices, plan)) as sess:
+    session = v1.Session(graph=g.graph, config=devices.session_config(cfg.devices, plan))
+    with data.read_errors(source), session as sess:
         sess.run(g.init_op)
         sess.run(g.post_init_ops)
         sess.run(g.input_init, {g.start_step: 0})
