@@ -10,7 +10,7 @@ from tests.conftest import small_config
 from tf1_train import data, devices, graph, train
 from tf1_train.config import DataConfig
 from tf1_train.data import cifar10, mnist, pipeline, synthetic, tfrecord
-from tf1_train.data.source import TEST, TRAIN
+from tf1_train.data.source import TEST, TRAIN, ArraySource
 from tf1_train.errors import UserError
 
 v1 = tf.compat.v1
@@ -288,3 +288,14 @@ def test_idx_problems_name_the_file_and_what_was_expected(tmp_path, kind):
     with pytest.raises(UserError) as e:
         mnist.load(str(tmp_path))
     assert str(e.value).startswith(f"--data_dir: {path}: ") and needle in str(e.value)
+
+
+def test_preloaded_arrays_stay_out_of_the_graph_def():
+    rng = np.random.RandomState(0)
+    images = rng.randint(0, 256, (2000, 32, 32, 3)).astype(np.uint8)  # 6 MB
+    source = ArraySource("big", images, np.zeros(2000), images[:10], np.zeros(10), 10)
+    with tf.Graph().as_default() as g:
+        pipeline.train_dataset(source, 8, 1)
+        pipeline.eval_dataset(source, 8)
+    assert g.as_graph_def().ByteSize() < 100_000
+    assert len(_train_batches(source, 0, 2, batch=8)) == 2  # and it still reads them
