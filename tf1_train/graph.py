@@ -105,29 +105,36 @@ def build(
 
 
 def _train_input(source, data_cfg, plan, start_step):
-    """(per-tower (images, labels), the op that (re)starts the input).
+    """(per-tower (float images, labels), the op that (re)starts the input).
 
     Real data: one pipeline on the host CPU, each global batch split in order
     over the towers. Synthetic data: a local variable on each tower's device,
-    nothing to restart.
+    nothing to restart. Either way each tower normalises its uint8 slice on
+    its own device.
     """
     num_towers = len(plan.tower_devices)
     if data_cfg.use_synthetic_data:
         inputs = synthetic.tower_inputs(
             source, data_cfg.batch_size, plan.tower_devices, data_cfg.seed
         )
-        return inputs, tf.no_op(name="input_init")
-    with tf.device("/device:CPU:0"), tf.name_scope("input"):
-        ds = pipeline.train_dataset(
-            source,
-            data_cfg.batch_size * num_towers,
-            data_cfg.seed,
-            start_step,
-            augment=data.augments(data_cfg),
-        )
-        iterator = v1.data.make_initializable_iterator(ds)
-        images, labels = iterator.get_next()
-    return pipeline.split_for_towers(images, labels, num_towers), iterator.initializer
+        init = tf.no_op(name="input_init")
+    else:
+        with tf.device("/device:CPU:0"), tf.name_scope("input"):
+            ds = pipeline.train_dataset(
+                source,
+                data_cfg.batch_size * num_towers,
+                data_cfg.seed,
+                start_step,
+                augment=data.augments(data_cfg),
+            )
+            iterator = v1.data.make_initializable_iterator(ds)
+            images, labels = iterator.get_next()
+        inputs, init = pipeline.split_for_towers(images, labels, num_towers), iterator.initializer
+    normalized = []
+    for i, (images, labels) in enumerate(inputs):
+        with tf.device(plan.tower_devices[i]), tf.name_scope(f"normalize_{i}"):
+            normalized.append((pipeline.normalize(images, source.scale), labels))
+    return normalized, init
 
 
 def _apply(built, opt_cfg, variable_update, global_step):
@@ -154,7 +161,7 @@ def _build_eval(model_fn, source, device, variable_update):
         iterator = v1.data.make_initializable_iterator(ds)
         images, labels = iterator.get_next()
     with tf.device(device), towers.eval_scope(variable_update), tf.name_scope("eval"):
-        logits = model_fn(images, False, source.num_classes)
+        logits = model_fn(pipeline.normalize(images, source.scale), False, source.num_classes)
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
         count = tf.size(labels, out_type=tf.int64)

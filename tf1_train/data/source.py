@@ -1,11 +1,10 @@
 """What every input source provides, and the in-memory source most use.
 
-A source turns a split into a stream of *records* (whatever is cheapest to
-shuffle and skip: an index for in-memory arrays, a serialized
-``tf.train.Example`` for TFRecord files) and turns batches of records into
-uint8 HWC images and int32 labels. ``pipeline.py`` does the rest the same way
-for every source: epochs, seeded shuffling, exact resume, per-tower batches,
-augmentation and normalisation.
+A source gives uint8 HWC image batches and int32 labels: an endless training
+stream of one worker's shard, in the order ``order.py`` defines (a pure
+function of the seed and the position), and the test split once in stored
+order. ``pipeline.py`` adds what is the same for every source: the start
+position from the step, augmentation, prefetching.
 """
 
 from __future__ import annotations
@@ -16,14 +15,16 @@ from typing import Optional, Protocol, Tuple
 import numpy as np
 import tensorflow as tf
 
+from tf1_train.data import order
 from tf1_train.errors import UserError
 
 TRAIN = "train"
 TEST = "test"
+GATHER_EXAMPLES = 1024  # ArraySource: training examples fetched per tf.data call
 
 
 class Source(Protocol):
-    """The protocol ``pipeline.py`` relies on (ArraySource, TFRecordSource,
+    """The protocol ``pipeline.py`` relies on (ArraySource, TFRecordSource and
     SyntheticSource satisfy it)."""
 
     name: str
@@ -42,20 +43,14 @@ class Source(Protocol):
     def shard_size(self, num_shards: int, shard_index: int) -> int:
         """Training examples one epoch of shard ``shard_index`` holds."""
 
-    def records(
-        self,
-        split: str,
-        order_seed: Optional[tf.Tensor] = None,
-        num_shards: int = 1,
-        shard_index: int = 0,
+    def train_batches(
+        self, batch_size: int, seed: int, consumed: tf.Tensor, num_shards: int, shard_index: int
     ) -> tf.data.Dataset:
-        """One epoch of ``split``'s records: stored order, or shuffled as a
-        pure function of ``order_seed`` (int64 [2]: run seed, epoch)."""
+        """Endless full batches of the shard's training stream, starting
+        after its first ``consumed`` examples (int64 tensor)."""
 
-    def batches(
-        self, records: tf.data.Dataset, split: str, batch_size: int, drop_remainder: bool
-    ) -> tf.data.Dataset:
-        """Batches of records -> (uint8 images [B, H, W, C], int32 labels [B])."""
+    def eval_batches(self, batch_size: int) -> tf.data.Dataset:
+        """The test split once, in stored order; the last batch may be short."""
 
     def input_error(self, error: tf.errors.OpError) -> Optional[UserError]:
         """The user-facing error for a failed read, or None if not the data's fault."""
@@ -88,20 +83,27 @@ class ArraySource:
     def shard_size(self, num_shards: int, shard_index: int) -> int:
         return len(range(shard_index, self.num_train, num_shards))
 
-    def records(self, split, order_seed=None, num_shards=1, shard_index=0):
-        """Example indices; shard i of N keeps indices i, i+N, i+2N, ..."""
-        n = self.num_train if split == TRAIN else self.num_test
-        indices = tf.range(shard_index, n, num_shards, dtype=tf.int64)
-        if order_seed is not None:
-            indices = tf.random.experimental.stateless_shuffle(indices, order_seed, alg="philox")
-        return tf.data.Dataset.from_tensor_slices(indices)
+    def train_batches(self, batch_size, seed, consumed, num_shards=1, shard_index=0):
+        """Random access: one vectorised permutation lookup and one gather
+        serve several steps (about GATHER_EXAMPLES examples), so tf.data's
+        per-call cost is shared by them and no per-example work remains.
+        Shard i of N holds examples i, i+N, i+2N, ..."""
+        n = self.shard_size(num_shards, shard_index)
+        steps = max(1, GATHER_EXAMPLES // batch_size)
+        images, labels = self._host_arrays(TRAIN)
 
-    def batches(self, records, split, batch_size, drop_remainder):
-        """Gathers whole batches: one op per batch, not one per example."""
-        images, labels = self._host_arrays(split)
-        return records.batch(batch_size, drop_remainder).map(
-            lambda i: (tf.gather(images, i), tf.gather(labels, i))
-        )
+        def some_steps(j):
+            pos = order.positions(consumed, j, steps * batch_size)
+            local = order.shuffled_indices(pos, n, seed)
+            indices = tf.reshape(shard_index + num_shards * local, [steps, batch_size])
+            return tf.gather(images, indices), tf.gather(labels, indices)
+
+        return tf.data.Dataset.range(order.FOREVER).map(some_steps).unbatch()
+
+    def eval_batches(self, batch_size):
+        images, labels = self._host_arrays(TEST)
+        ds = tf.data.Dataset.range(self.num_test).batch(batch_size)
+        return ds.map(lambda i: (tf.gather(images, i), tf.gather(labels, i)))
 
     def input_error(self, error):
         del error  # arrays were validated when loaded: a failure here is a bug

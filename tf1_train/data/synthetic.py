@@ -22,7 +22,7 @@ from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 import tensorflow as tf
 
-from tf1_train.data.source import TRAIN
+from tf1_train.data import order
 
 v1 = tf.compat.v1
 
@@ -59,22 +59,23 @@ class SyntheticSource:
     def shard_size(self, num_shards: int, shard_index: int) -> int:
         return len(range(shard_index, self.num_train, num_shards))
 
-    def records(self, split, order_seed=None, num_shards=1, shard_index=0):
-        del order_seed  # random anyway
-        n = self.num_train if split == TRAIN else self.num_test
-        return tf.data.Dataset.range(shard_index, n, num_shards)
+    def train_batches(self, batch_size, seed, consumed, num_shards=1, shard_index=0):
+        del seed, num_shards, shard_index  # random anyway
+        batches = tf.data.Dataset.range(order.FOREVER)
+        return batches.map(lambda k: self._examples(order.positions(consumed, k, batch_size)))
 
-    def batches(self, records, split, batch_size, drop_remainder):
-        def make(indices):
-            seed = tf.stack([tf.constant(self.seed, tf.int64), indices[0]])
-            shape = tf.concat([tf.shape(indices), self.image_shape], 0)
-            images = tf.random.stateless_uniform(shape, seed, maxval=256, dtype=tf.int32)
-            labels = tf.random.stateless_uniform(
-                tf.shape(indices), seed[::-1], maxval=self.num_classes, dtype=tf.int32
-            )
-            return tf.cast(images, tf.uint8), labels
+    def eval_batches(self, batch_size):
+        return tf.data.Dataset.range(self.num_test).batch(batch_size).map(self._examples)
 
-        return records.batch(batch_size, drop_remainder).map(make)
+    def _examples(self, indices):
+        """Random examples, the batch seeded by (seed, its first index)."""
+        key = tf.stack([tf.constant(self.seed, tf.int64), indices[0]])
+        shape = tf.concat([tf.shape(indices), self.image_shape], 0)
+        images = tf.random.stateless_uniform(shape, key, maxval=256, dtype=tf.int32)
+        labels = tf.random.stateless_uniform(
+            tf.shape(indices), key[::-1], maxval=self.num_classes, dtype=tf.int32
+        )
+        return tf.cast(images, tf.uint8), labels
 
     def input_error(self, error):
         del error
@@ -92,12 +93,17 @@ def tower_inputs(
 ) -> List[Tuple[tf.Tensor, tf.Tensor]]:
     """(images, labels) per tower, each read from a local variable on its device.
 
-    Images are floats in [0, 1), already normalised like real input.
+    Pixels are whole numbers 0..255 held as float32 (float variables have
+    kernels on every device; uint8 ones may not on GPUs). The tower
+    normalises them as it does real input, so the two differ only by the
+    input pipeline.
     """
     out = []
     for i, device in enumerate(tower_devices):
         with tf.device(device), tf.name_scope(f"synthetic_{i}"):
-            images = tf.random.stateless_uniform([batch_size, *src.image_shape], [seed, 2 * i])
+            shape = [batch_size, *src.image_shape]
+            pixels = tf.random.stateless_uniform(shape, [seed, 2 * i], maxval=256, dtype=tf.int32)
+            images = tf.cast(pixels, tf.float32)
             labels = tf.random.stateless_uniform(
                 [batch_size], [seed, 2 * i + 1], maxval=src.num_classes, dtype=tf.int32
             )

@@ -27,9 +27,8 @@ from typing import Optional, Tuple
 
 import tensorflow as tf
 
-from tf1_train.data import files
+from tf1_train.data import files, order
 from tf1_train.data import tfrecord_files as tff
-from tf1_train.data.source import TRAIN
 from tf1_train.errors import UserError
 
 TRAIN_PATTERN = "train-*"
@@ -74,33 +73,36 @@ class TFRecordSource:
     def shard_size(self, num_shards: int, shard_index: int) -> int:
         return sum(self.shard_files(num_shards, shard_index)[1])
 
-    def records(self, split, order_seed=None, num_shards=1, shard_index=0):
-        if split != TRAIN:
-            return tf.data.Dataset.from_tensor_slices(list(self.test_files)).flat_map(
-                tf.data.TFRecordDataset
-            )
+    def train_batches(self, batch_size, seed, consumed, num_shards=1, shard_index=0):
         paths, counts = self.shard_files(num_shards, shard_index)
-        ds = tf.data.Dataset.from_tensor_slices(list(paths))
-        if order_seed is None:
-            return ds.flat_map(tf.data.TFRecordDataset)
-        seed = order_seed[0] * 1_000_003 + order_seed[1]
-        ds = ds.shuffle(len(paths), seed=seed, reshuffle_each_iteration=False)
-        ds = ds.interleave(
-            tf.data.TFRecordDataset,
-            cycle_length=min(CYCLE_LENGTH, len(paths)),
-            block_length=1,
-            num_parallel_calls=tf.data.AUTOTUNE,
-            deterministic=True,
-        )
-        return ds.shuffle(self._buffer(sum(counts)), seed=seed, reshuffle_each_iteration=False)
+        buffer = self._buffer(sum(counts))
+
+        def one_epoch(epoch_seed):
+            scalar = epoch_seed[0] * 1_000_003 + epoch_seed[1]
+            files = tf.data.Dataset.from_tensor_slices(list(paths))
+            files = files.shuffle(len(paths), seed=scalar, reshuffle_each_iteration=False)
+            records = files.interleave(
+                tf.data.TFRecordDataset,
+                cycle_length=min(CYCLE_LENGTH, len(paths)),
+                block_length=1,
+                num_parallel_calls=tf.data.AUTOTUNE,
+                deterministic=True,
+            )
+            return records.shuffle(buffer, seed=scalar, reshuffle_each_iteration=False)
+
+        records = order.stream(consumed, sum(counts), seed, one_epoch)
+        return self._decoded(records).batch(batch_size, drop_remainder=True)
+
+    def eval_batches(self, batch_size):
+        files = tf.data.Dataset.from_tensor_slices(list(self.test_files))
+        return self._decoded(files.flat_map(tf.data.TFRecordDataset)).batch(batch_size)
 
     def _buffer(self, count: int) -> int:
         mean_bytes = sum(os.path.getsize(p) for p in self.train_files) / max(self.num_train, 1)
         return max(1, min(count, MAX_SHUFFLE, int(SHUFFLE_BYTES // max(mean_bytes, 1))))
 
-    def batches(self, records, split, batch_size, drop_remainder):
-        ds = records.map(self._decode, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
-        return ds.batch(batch_size, drop_remainder)
+    def _decoded(self, records: tf.data.Dataset) -> tf.data.Dataset:
+        return records.map(self._decode, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
 
     def _decode(self, serialized):
         features = tf.io.parse_single_example(
