@@ -46,7 +46,7 @@ SPECS: Dict[str, Spec] = {
 
 @dataclasses.dataclass(frozen=True)
 class SyntheticSource:
-    """A Source of random examples; example i is a pure function of (seed, i)."""
+    """A Source of random examples; each batch is a pure function of (seed, its first position)."""
 
     name: str
     image_shape: Tuple[int, int, int]
