@@ -43,6 +43,7 @@ class Outcome(NamedTuple):
     checkpoint: Optional[str]  # newest checkpoint written or restored
     test_accuracy: Optional[float]  # None when stopped early
     diverged: Optional[str] = None  # what was NaN/Inf, and at which step
+    first_step_done: Optional[float] = None  # perf_counter() when step 1 of this process ended
 
 
 class _Diverged(Exception):
@@ -98,6 +99,7 @@ class TrainLoop:
         self.losses: List[float] = []
         self.last_step = self.start
         self.placement: Optional[placement.PlacementReport] = None
+        self._plain_step = sess.make_callable([g.train_op, g.loss, g.learning_rate])
 
     def run(self) -> Outcome:
         """Trains until --train_steps, a signal, or a NaN/Inf loss or variable."""
@@ -142,7 +144,14 @@ class TrainLoop:
     def _outcome(self, step: int, stopped_by: str, accuracy=None) -> Outcome:
         rate = self.display_meter.overall_rate()
         return Outcome(
-            self.losses, rate, step, stopped_by, self.placement, self.checkpoint, accuracy
+            self.losses,
+            rate,
+            step,
+            stopped_by,
+            self.placement,
+            self.checkpoint,
+            accuracy,
+            first_step_done=self.display_meter.first_tick,
         )
 
     def _fetches(self, step: int) -> Dict:
@@ -161,6 +170,11 @@ class TrainLoop:
             options = trace.run_options(profile, partitions, devices.uses_gpu(self.plan))
             out = self.sess.run(fetches, options=options, run_metadata=metadata)
             self._use_metadata(metadata, step, profile, partitions)
+        elif len(fetches) == 3:
+            # The common step: a prepared callable skips Session.run's
+            # per-call fetch parsing (tf_cnn_benchmarks does the same).
+            _, loss, lr = self._plain_step()
+            return float(loss), float(lr)
         else:
             out = self.sess.run(fetches)
         if "histograms" in out:

@@ -51,7 +51,7 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     with signals.graceful_stop() as stop:
         with data.read_errors(source):
             outcome, restored = _train(cfg, plan, g, stop)
-        summary = make_summary(cfg, plan, outcome, restored, time.perf_counter() - wall_start)
+        summary = make_summary(cfg, plan, outcome, restored, wall_start)
         report.write_json_atomic(os.path.join(cfg.run.train_dir, "run_summary.json"), summary)
     _print_end(cfg, outcome)
     if outcome.stopped_by == "diverged":
@@ -109,9 +109,11 @@ def make_summary(
     plan: devices.DevicePlan,
     outcome: loop.Outcome,
     restored: checkpoints.Restored,
-    wall_seconds: float,
+    wall_start: float,
 ) -> Dict:
-    """run_summary.json: SPEC section 3's keys, and a few more."""
+    """run_summary.json: SPEC section 3's keys, and a few more (``wall_start``
+    is the run's time.perf_counter() at entry)."""
+    wall_seconds = time.perf_counter() - wall_start
     losses = outcome.losses
     final = losses[-1] if losses and math.isfinite(losses[-1]) else None
     where = outcome.placement
@@ -129,6 +131,9 @@ def make_summary(
         "examples_per_sec": round(outcome.examples_per_sec, 1),
         "wall_seconds": round(wall_seconds, 1),
         "stopped_by": outcome.stopped_by,
+        "first_step_seconds": round(outcome.first_step_done - wall_start, 2)
+        if outcome.first_step_done
+        else None,
         "resumed_from_step": restored.step,
         "checkpoint": outcome.checkpoint,
         "placement": where.to_json() if where else None,
