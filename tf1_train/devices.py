@@ -125,11 +125,18 @@ def session_config(cfg: DeviceConfig, plan: DevicePlan) -> v1.ConfigProto:
 
 
 def variable_bytes(op: tf.Operation) -> int:
-    """Bytes of the variable an op creates (0 if the shape is unknown)."""
-    shape = tf.TensorShape(op.get_attr("shape"))
+    """Bytes of the variable an op creates (0 if the shape is unknown).
+
+    Ops without shape or dtype attributes (hash tables, which
+    replica_device_setter also sends to parameter servers) count as 0.
+    """
+    try:
+        shape = tf.TensorShape(op.get_attr("shape"))
+        dtype = tf.as_dtype(op.get_attr("dtype"))
+    except ValueError:
+        return 0
     if not shape.is_fully_defined():
         return 0
-    dtype = tf.as_dtype(op.get_attr("dtype"))
     return int(np.prod(shape.as_list(), dtype=np.int64)) * dtype.size
 
 
@@ -140,16 +147,29 @@ class GreedyByBytes:
     contrib). Round-robin, replica_device_setter's default, balances counts,
     not bytes: one big fc layer can dwarf everything else (PITFALLS 10).
     ``loads`` is public so the placement report and tests can read it.
+
+    Calling it returns a device string (for our own device functions);
+    ``index`` returns the position instead, which is what
+    ``replica_device_setter(cluster=..., ps_strategy=...)`` expects.
     """
 
     def __init__(self, devices: Sequence[str]):
         self.devices = tuple(devices)
         self.loads = [0] * len(self.devices)
 
-    def __call__(self, op: tf.Operation) -> str:
+    def index(self, op: tf.Operation) -> int:
         i = int(np.argmin(self.loads))
         self.loads[i] += variable_bytes(op)
-        return self.devices[i]
+        return i
+
+    def __call__(self, op: tf.Operation) -> str:
+        return self.devices[self.index(op)]
+
+
+def ps_task_strategy(num_ps: int) -> GreedyByBytes:
+    """Greedy-by-bytes over the ps tasks of a cluster; pass its ``index``
+    as replica_device_setter's ps_strategy."""
+    return GreedyByBytes([f"/job:ps/task:{i}" for i in range(num_ps)])
 
 
 def tower_device_fn(

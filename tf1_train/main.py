@@ -14,6 +14,7 @@ import sys
 
 from absl import app, flags
 
+from tf1_train import cluster
 from tf1_train import config as cfglib
 from tf1_train.errors import UserError
 
@@ -75,6 +76,20 @@ flags.DEFINE_string("trace_file", None, "Write a Chrome trace of one step here."
 flags.DEFINE_boolean("placement_report", False, "Print the runtime placement report.")
 flags.DEFINE_integer("seed", 0, "Seed for weights, data order and dropout.")
 flags.DEFINE_boolean("deterministic", False, "Op determinism: bit-identical reruns.")
+# Between-graph cluster (TF_CONFIG is read when none of the first four is given).
+flags.DEFINE_list("ps_hosts", [], "Parameter server tasks, host:port,host:port.")
+flags.DEFINE_list("worker_hosts", [], "Worker tasks, host:port,...; worker 0 is the chief.")
+flags.DEFINE_string("job_name", "", "This task's job: ps or worker (empty: no cluster).")
+flags.DEFINE_integer("task_index", 0, "This task's index within its job.")
+flags.DEFINE_boolean(
+    "sync_replicas", False, "SyncReplicasOptimizer: one update per step from all workers."
+)
+flags.DEFINE_integer(
+    "operation_timeout_secs", 60, "A cluster op blocked this long (lost task) becomes an error."
+)
+flags.DEFINE_integer(
+    "startup_timeout_secs", 120, "How long a task waits for the parameter servers and the chief."
+)
 
 
 def _int_list(values, flag: str):
@@ -138,7 +153,22 @@ def config_from_flags(f=F) -> cfglib.Config:
             seed=seed,
             deterministic=f.deterministic,
         ),
+        cluster=cluster_from_flags(f),
     ).validate()
+
+
+def cluster_from_flags(f=F) -> cfglib.ClusterConfig:
+    """The cluster flags, or TF_CONFIG when none of them is given."""
+    flag_cfg = cfglib.ClusterConfig(
+        ps_hosts=tuple(f.ps_hosts),
+        worker_hosts=tuple(f.worker_hosts),
+        job_name=f.job_name,
+        task_index=f.task_index,
+        sync_replicas=f.sync_replicas,
+        operation_timeout_secs=f.operation_timeout_secs,
+        startup_timeout_secs=f.startup_timeout_secs,
+    )
+    return cluster.resolve(flag_cfg, os.environ.get("TF_CONFIG"))
 
 
 def fail(message: str) -> NoReturn:  # noqa: F821
@@ -191,12 +221,21 @@ def main(argv) -> None:
     tf.get_logger().setLevel("ERROR")
     # The TF1 entry point, and only it, leaves eager mode (PITFALLS 15).
     tf.compat.v1.disable_eager_execution()
-    from tf1_train import train
-
     try:
-        train.run(cfg)
+        dispatch(cfg)
     except UserError as e:
         fail(str(e))
+
+
+def dispatch(cfg: cfglib.Config) -> None:
+    """A parameter server, a cluster worker, or a single-process run."""
+    if cfg.cluster.job_name == "ps":
+        from tf1_train import server
+
+        sys.exit(server.run_parameter_server(cfg.cluster))
+    from tf1_train import train
+
+    train.run(cfg)
 
 
 def run() -> None:
