@@ -9,8 +9,10 @@ setup(
     python_requires=">=3.9",
     install_requires=["absl-py>=1.0", "numpy>=1.23"],
     extras_require={
-        "cpu": ["tensorflow-cpu>=2.16,<2.22"],
-        "gpu": ["tensorflow[and-cuda]>=2.16,<2.22"],
+        # tensorflow-cpu 2.21 no longer pulls in TensorBoard: `tensorboard --logdir`
+        # and the event-file tests need it.
+        "cpu": ["tensorflow-cpu>=2.16,<2.22", "tensorboard>=2.16"],
+        "gpu": ["tensorflow[and-cuda]>=2.16,<2.22", "tensorboard>=2.16"],
         "test": ["pytest>=7", "pytest-timeout>=2.1", "ruff>=0.5"],
     },
     entry_points={"console_scripts": ["tf1-train=tf1_train.main:run"]},

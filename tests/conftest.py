@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -55,3 +57,43 @@ def run_cli(args, timeout=240, env=None, module="tf1_train.main", cwd=None):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def start_cli(args, out_path, module="tf1_train.main"):
+    """Starts ``python -m <module> args`` with stdout+stderr going to out_path.
+
+    For tests that signal a running process; pair with ``wait_for_line`` and
+    ``Popen.wait(timeout=...)``.
+    """
+    out = open(out_path, "w")
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", module, *args],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    finally:
+        out.close()  # the child holds its own copy of the descriptor
+
+
+def wait_for_line(proc, out_path, pattern, timeout=120.0) -> str:
+    """Polls out_path until a line matches the regex; returns that line.
+
+    Fails (with the output so far) if the process exits first or on timeout.
+    """
+    deadline = time.monotonic() + timeout
+    regex = re.compile(pattern, re.M)
+    while time.monotonic() < deadline:
+        with open(out_path) as f:
+            m = regex.search(f.read())
+        if m:
+            return m.group(0)
+        if proc.poll() is not None:
+            break
+        time.sleep(0.01)
+    proc.kill()
+    with open(out_path) as f:
+        text = f.read()
+    raise AssertionError(f"no line matching {pattern!r}; output:\n{text[-3000:]}")

@@ -129,6 +129,8 @@ BAD = [
     (["--flagfile=/nonexistent/x.flags"], "/nonexistent/x.flags"),
     (["--dataset=mnist"], "--data_dir"),
     (["--num_warmup_steps=-1"], "--num_warmup_steps"),
+    (["--summary_verbosity=3"], "--summary_verbosity"),
+    (["--trace_file=/nonexistent/t.json"], "--trace_file=/nonexistent/t.json"),
 ]
 
 

@@ -90,6 +90,31 @@ def test_parse_bus_id():
     assert devices.parse_bus_id("device: 0, name: x") is None
 
 
+def test_gpu_bus_lines_name_each_gpus_bus():
+    from types import SimpleNamespace as D
+
+    fake = [
+        D(device_type="CPU", name="/device:CPU:0", physical_device_desc=""),
+        D(device_type="GPU", name="/device:GPU:0",
+          physical_device_desc="device: 0, name: A100, pci bus id: 0000:3b:00.0"),
+        D(device_type="GPU", name="/job:localhost/replica:0/task:0/device:GPU:1",
+          physical_device_desc="device: 1, name: A100"),
+    ]  # fmt: skip
+    seen = {}
+
+    def list_devices(session_config):
+        seen["config"] = session_config
+        return fake
+
+    config = v1.ConfigProto()
+    lines = devices.gpu_bus_lines(config, list_devices)
+    assert lines == [
+        "/device:GPU:0 -> pci bus id 0000:3b:00.0",
+        "/device:GPU:1 -> pci bus id unknown",
+    ]
+    assert seen["config"] is config
+
+
 def _make_vars(shapes):
     return [v1.get_variable(f"v{i}", s) for i, s in enumerate(shapes)]
 

@@ -159,6 +159,7 @@ class RunConfig:
     train_dir: str = ""
     save_checkpoint_steps: int = 500
     save_summary_steps: int = 100
+    summary_verbosity: int = 1  # 0: no events; 1: scalars, graph; 2: + histograms
     eval_every: int = 0  # 0: evaluate only at the end
     trace_file: Optional[str] = None
     placement_report: bool = False
@@ -171,6 +172,11 @@ class RunConfig:
         _positive_int(self.display_every, "display_every")
         _positive_int(self.save_checkpoint_steps, "save_checkpoint_steps")
         _positive_int(self.save_summary_steps, "save_summary_steps")
+        _check(
+            self.summary_verbosity in (0, 1, 2),
+            "summary_verbosity",
+            f"got {self.summary_verbosity}; valid: 0 (none), 1 (scalars), 2 (+ histograms)",
+        )
         _check(self.eval_every >= 0, "eval_every", "must be >= 0 (0: only at end)")
         _check(0 <= self.seed < 2**31, "seed", "must be in [0, 2**31)")
         _check(bool(self.train_dir), "train_dir", "must not be empty")

@@ -102,6 +102,26 @@ def parse_bus_id(physical_device_desc: str) -> Optional[str]:
     return m.group(1) if m else None
 
 
+def gpu_bus_lines(config: v1.ConfigProto, list_devices=None) -> List[str]:
+    """'GPU:i -> pci bus id ...' for each GPU the session will use (PITFALLS 12).
+
+    With CUDA_VISIBLE_DEVICES=2,3 TensorFlow calls those cards GPU:0 and
+    GPU:1; the bus id says which physical card each tower really uses.
+    ``list_devices`` is injectable for tests; it is given ``config`` so the
+    GPU options of the run are the first and only ones applied (PITFALLS 11).
+    """
+    if list_devices is None:
+        from tensorflow.python.client import device_lib
+
+        list_devices = device_lib.list_local_devices
+    lines = []
+    for dev in list_devices(session_config=config):
+        if dev.device_type == "GPU":
+            bus = parse_bus_id(dev.physical_device_desc) or "unknown"
+            lines.append(f"{canonical(dev.name)} -> pci bus id {bus}")
+    return lines
+
+
 def session_config(cfg: DeviceConfig, plan: DevicePlan) -> v1.ConfigProto:
     """The ConfigProto of the article's options, built once per process.
 

@@ -1,10 +1,16 @@
-"""The one exception type for bad input.
+"""The exception types that reach the user as one line.
 
 Anything raised as ``UserError`` reaches the user as a single line (no
 traceback) and a non-zero exit status; the message names the flag or file and
-says what would be valid.
+says what would be valid. ``TrainingDiverged`` is not bad input but a run that
+went wrong (NaN or Inf loss): also one line, with its own exit status so
+schedulers and scripts can tell it from a usage error.
 """
 
 
 class UserError(Exception):
     """Bad input from the user: a flag value, a combination, a file, a port."""
+
+
+class TrainingDiverged(Exception):
+    """The loss became NaN or Inf; the bad state was not saved."""

@@ -40,6 +40,7 @@ class TrainGraph(NamedTuple):
     saved_variables: Dict[str, tf.Variable]  # checkpoint name -> variable
     model_variables: Dict[str, tf.Variable]  # the model's own (no slots, step)
     saver: v1.train.Saver
+    variables_finite: tf.Tensor  # all saved float variables free of NaN/Inf
 
 
 def build(
@@ -103,6 +104,7 @@ def build(
             saved_variables=saved,
             model_variables=model_vars,
             saver=v1.train.Saver(saved, max_to_keep=3),
+            variables_finite=_all_finite(saved.values()),
         )
 
 
@@ -120,6 +122,20 @@ def _apply(built, opt_cfg, variable_update, global_step):
     with tf.control_dependencies(update_ops):
         train_op = opt.apply_gradients(grads_and_vars, global_step=global_step)
     return train_op, lr
+
+
+def _all_finite(variables) -> tf.Tensor:
+    """True if no saved float variable holds NaN/Inf: checked before every
+    save, so a checkpoint is never written from a diverged state, even when
+    the step's loss (computed before its update) was still finite. Each
+    check runs next to its variable: only booleans cross devices."""
+    with tf.name_scope("variables_finite"):
+        checks = []
+        for var in variables:
+            if var.dtype.base_dtype.is_floating:
+                with v1.colocate_with(var):
+                    checks.append(tf.reduce_all(tf.math.is_finite(var.read_value())))
+        return tf.reduce_all(tf.stack(checks)) if checks else tf.constant(True)
 
 
 def _build_eval(model_fn, source, device, variable_update):

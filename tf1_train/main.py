@@ -16,7 +16,7 @@ from absl import app, flags
 
 from tf1_train import cluster
 from tf1_train import config as cfglib
-from tf1_train.errors import UserError
+from tf1_train.errors import TrainingDiverged, UserError
 
 F = flags.FLAGS
 
@@ -71,6 +71,11 @@ flags.DEFINE_integer("display_every", 50, "Progress line cadence, in steps.")
 flags.DEFINE_string("train_dir", None, "Output directory (default runs/<timestamp>).")
 flags.DEFINE_integer("save_checkpoint_steps", 500, "Checkpoint cadence, in steps.")
 flags.DEFINE_integer("save_summary_steps", 100, "TensorBoard summary cadence, in steps.")
+flags.DEFINE_integer(
+    "summary_verbosity",
+    1,
+    "TensorBoard events: 0 none; 1 scalars, graph, one step's run metadata; 2 also histograms.",
+)
 flags.DEFINE_integer("eval_every", 0, "Evaluate on the test split every N steps (0: end only).")
 flags.DEFINE_string("trace_file", None, "Write a Chrome trace of one step here.")
 flags.DEFINE_boolean("placement_report", False, "Print the runtime placement report.")
@@ -147,6 +152,7 @@ def config_from_flags(f=F) -> cfglib.Config:
             train_dir=train_dir,
             save_checkpoint_steps=f.save_checkpoint_steps,
             save_summary_steps=f.save_summary_steps,
+            summary_verbosity=f.summary_verbosity,
             eval_every=f.eval_every,
             trace_file=f.trace_file,
             placement_report=f.placement_report,
@@ -171,10 +177,15 @@ def cluster_from_flags(f=F) -> cfglib.ClusterConfig:
     return cluster.resolve(flag_cfg, os.environ.get("TF_CONFIG"))
 
 
-def fail(message: str) -> NoReturn:  # noqa: F821
-    """One line on stderr, exit status 2: the contract for bad input."""
+# Exit statuses: 2 bad input (UserError), 3 the loss diverged (NaN/Inf).
+EXIT_BAD_INPUT = 2
+EXIT_DIVERGED = 3
+
+
+def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:  # noqa: F821
+    """One line on stderr and a non-zero exit status; no traceback."""
     print(f"error: {message}", file=sys.stderr, flush=True)
-    sys.exit(2)
+    sys.exit(status)
 
 
 def parse_flags(argv):
@@ -225,6 +236,8 @@ def main(argv) -> None:
         dispatch(cfg)
     except UserError as e:
         fail(str(e))
+    except TrainingDiverged as e:
+        fail(str(e), EXIT_DIVERGED)
 
 
 def dispatch(cfg: cfglib.Config) -> None:

@@ -1,7 +1,12 @@
-"""The TF1 session loop: build, initialise, train, evaluate, summarise."""
+"""A run: build the graph, restore or initialise, train, write run_summary.json.
+
+The steps themselves are in ``loop.py``; checkpoints, signals, summaries,
+traces and the placement report each have their own module.
+"""
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -9,9 +14,9 @@ from typing import Dict, List, NamedTuple
 
 import tensorflow as tf
 
-from tf1_train import data, devices, graph, report
+from tf1_train import checkpoints, data, devices, graph, loop, report, signals, summaries, trace
 from tf1_train.config import Config
-from tf1_train.errors import UserError
+from tf1_train.errors import TrainingDiverged, UserError
 
 v1 = tf.compat.v1
 
@@ -24,14 +29,41 @@ class RunResult(NamedTuple):
 
 
 def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
-    """Trains per ``cfg`` and writes ``<train_dir>/run_summary.json``.
+    """Trains per ``cfg`` (resuming from train_dir's newest checkpoint) and
+    writes ``<train_dir>/run_summary.json``.
+
+    Returns normally when --train_steps is reached or on SIGTERM/SIGINT
+    (``summary['stopped_by']`` says which).
 
     Args:
       cfg: a validated Config.
       gpus_found: GPU count to plan for; None asks TensorFlow.
+
+    Raises:
+      UserError: bad input (unusable train_dir, stranger's checkpoint, ...).
+      TrainingDiverged: the loss became NaN or Inf (summary written first).
     """
     wall_start = time.perf_counter()
     prepare_train_dir(cfg.run.train_dir)
+    trace.check_trace_file(cfg.run.trace_file)
+    plan, g = _build(cfg, gpus_found)
+    print_startup(cfg, plan)
+    with signals.graceful_stop() as stop:
+        outcome, restored = _train(cfg, plan, g, stop)
+        summary = make_summary(cfg, plan, outcome, restored, time.perf_counter() - wall_start)
+        report.write_json_atomic(os.path.join(cfg.run.train_dir, "run_summary.json"), summary)
+    _print_end(cfg, outcome)
+    if outcome.stopped_by == "diverged":
+        raise TrainingDiverged(
+            f"{outcome.diverged}: training stopped "
+            "and that state was not saved; last good checkpoint: "
+            f"{outcome.checkpoint or 'none was saved'}; try a lower --learning_rate"
+        )
+    return RunResult(summary, outcome.losses)
+
+
+def _build(cfg: Config, gpus_found: int | None):
+    """Plans devices, loads the data and builds the graph: (plan, TrainGraph)."""
     if gpus_found is None:
         gpus_found = devices.count_gpus()
     plan = devices.plan_devices(cfg.devices, gpus_found)
@@ -42,78 +74,77 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     if cfg.run.deterministic:
         tf.config.experimental.enable_op_determinism()
     g = graph.build(cfg.model, source, cfg.data, cfg.devices, cfg.optimizer, plan, cfg.run.seed)
-    print_startup(cfg, plan)
+    return plan, g
+
+
+def _train(cfg: Config, plan: devices.DevicePlan, g: graph.TrainGraph, stop):
+    """Restores or initialises, starts the input at the restored step, runs
+    the loop: (Outcome, Restored)."""
+    run_cfg = cfg.run
+    histograms = None
+    if run_cfg.summary_verbosity >= 2:
+        histograms = summaries.build_histograms(g.graph, g.model_variables)
     with v1.Session(graph=g.graph, config=devices.session_config(cfg.devices, plan)) as sess:
-        sess.run(g.init_op)
-        sess.run(g.post_init_ops)
-        sess.run(g.input_init, {g.start_step: 0})
-        losses, rate, step = train_loop(sess, g, cfg)
-        accuracy = evaluate(sess, g)
-    summary = {
+        restored = checkpoints.restore_or_init(sess, g, run_cfg.train_dir)
+        # The writer comes after the restore: a refused checkpoint leaves
+        # someone else's train_dir untouched.
+        writer = summaries.EventWriter(
+            run_cfg.train_dir, g.graph, run_cfg.summary_verbosity, histograms
+        )
+        try:
+            if restored.path:
+                print(f"resuming from {restored.path} (global step {restored.step})", flush=True)
+                writer.restarted(restored.step)
+            # The input pipeline is a function of (seed, step): exact resume.
+            sess.run(g.input_init, {g.start_step: restored.step})
+            outcome = loop.TrainLoop(sess, g, cfg, plan, writer, stop, restored).run()
+        finally:
+            writer.close()
+    return outcome, restored
+
+
+def make_summary(
+    cfg: Config,
+    plan: devices.DevicePlan,
+    outcome: loop.Outcome,
+    restored: checkpoints.Restored,
+    wall_seconds: float,
+) -> Dict:
+    """run_summary.json: SPEC section 3's keys, and a few more."""
+    losses = outcome.losses
+    final = losses[-1] if losses and math.isfinite(losses[-1]) else None
+    where = outcome.placement
+    return {
         "tf_version": tf.__version__,
         "model": cfg.model,
         "dataset": cfg.data.dataset,
         "num_towers": cfg.devices.num_towers,
         "tower_devices": list(plan.tower_devices),
         "variable_update": cfg.devices.variable_update,
-        "variable_devices": variable_devices(g),
-        "global_step": step,
-        "final_loss": losses[-1] if losses else None,
-        "test_accuracy": accuracy,
-        "examples_per_sec": round(rate, 1),
-        "wall_seconds": round(time.perf_counter() - wall_start, 1),
-        "stopped_by": "train_steps",
+        "variable_devices": where.variable_devices() if where else {},
+        "global_step": outcome.global_step,
+        "final_loss": final,
+        "test_accuracy": outcome.test_accuracy,
+        "examples_per_sec": round(outcome.examples_per_sec, 1),
+        "wall_seconds": round(wall_seconds, 1),
+        "stopped_by": outcome.stopped_by,
+        "resumed_from_step": restored.step,
+        "checkpoint": outcome.checkpoint,
+        "placement": where.to_json() if where else None,
     }
-    report.write_json_atomic(os.path.join(cfg.run.train_dir, "run_summary.json"), summary)
-    print(f"test accuracy {accuracy:.4f}  ({cfg.run.train_dir}/run_summary.json)")
-    return RunResult(summary, losses)
 
 
-def train_loop(sess: v1.Session, g: graph.TrainGraph, cfg: Config):
-    """Runs the training steps; returns (losses, examples/sec, global step)."""
-    run_cfg = cfg.run
-    meter = report.ThroughputMeter(
-        cfg.data.batch_size * cfg.devices.num_towers,
-        min(run_cfg.num_warmup_steps, run_cfg.train_steps - 1),
-        run_cfg.train_steps,
-    )
-    # The global step is not fetched with train_op: whether that read sees the
-    # increment is up to the scheduler. The step count is known anyway.
-    fetches = [g.train_op, g.loss, g.learning_rate]
-    losses = []
-    for done in range(1, run_cfg.train_steps + 1):
-        _, loss, lr = sess.run(fetches)
-        meter.tick(done)
-        losses.append(float(loss))
-        if done % run_cfg.display_every == 0 or done == run_cfg.train_steps:
-            eta = report.format_eta(meter.eta_seconds(done))
-            line = report.progress_line(
-                done, run_cfg.train_steps, loss, meter.window_rate(), lr, eta
-            )
-            print(line, flush=True)
-    return losses, meter.overall_rate(), int(sess.run(g.global_step))
-
-
-def evaluate(sess: v1.Session, g: graph.TrainGraph) -> float:
-    """Accuracy over the whole test split."""
-    sess.run(g.eval_init)
-    correct = total = 0
-    while True:
-        try:
-            c, n = sess.run([g.eval_correct, g.eval_count])
-        except tf.errors.OutOfRangeError:
-            break
-        correct, total = correct + int(c), total + int(n)
-    return correct / max(total, 1)
-
-
-def variable_devices(g: graph.TrainGraph) -> Dict[str, int]:
-    """Model variables per device, from the graph's placement requests."""
-    counts: Dict[str, int] = {}
-    for var in g.model_variables.values():
-        dev = devices.canonical(var.device or "/device:CPU:0")
-        counts[dev] = counts.get(dev, 0) + 1
-    return counts
+def _print_end(cfg: Config, outcome: loop.Outcome) -> None:
+    """Placement report if asked, then the run's last line on stdout."""
+    if cfg.run.placement_report and outcome.placement:
+        print("\n".join(outcome.placement.lines()))
+    summary_path = os.path.join(cfg.run.train_dir, "run_summary.json")
+    step = outcome.global_step
+    if outcome.stopped_by == "signal":
+        print(
+            f"stopped at step {step}: saved {outcome.checkpoint}; rerun the same command to resume"
+        )
+    print(f"done: global step {step}  ({summary_path})", flush=True)
 
 
 def prepare_train_dir(path: str) -> None:
@@ -127,7 +158,10 @@ def prepare_train_dir(path: str) -> None:
             f.write("ok")
         os.unlink(probe)
     except OSError as e:
-        raise UserError(f"--train_dir={path}: not writable ({e.strerror})") from None
+        raise UserError(
+            f"--train_dir={path}: cannot be created or written ({e.strerror}); "
+            "choose a writable directory"
+        ) from None
 
 
 def print_startup(cfg: Config, plan: devices.DevicePlan) -> None:

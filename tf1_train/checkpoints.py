@@ -1,0 +1,151 @@
+"""Checkpoints in train_dir: save, find, restore with fallback, refuse a stranger's.
+
+Checkpoints are written by the TrainGraph's ``tf.compat.v1.train.Saver``,
+which holds every variable once (replicated copies of towers > 0 are rebuilt
+from tower 0's by ``post_init_ops``). A checkpoint holds the global step and
+the optimizer's slots; the learning rate is a function of the global step and
+the input pipeline a function of (seed, step), so restoring the variables
+resumes everything.
+
+Checkpoints are found by their ``model.ckpt-<step>.index`` files rather than
+through the ``checkpoint`` state file, so a damaged state file cannot hide
+them. An index file appears only once its bundle is complete: TensorFlow's
+BundleWriter writes ``*.tempstate*`` files and renames them.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from typing import List, NamedTuple, Optional
+
+import tensorflow as tf
+
+from tf1_train.errors import UserError
+
+v1 = tf.compat.v1
+
+PREFIX = "model.ckpt"
+_INDEX = re.compile(re.escape(PREFIX) + r"-(\d+)\.index$")
+
+
+class Restored(NamedTuple):
+    """Where a run starts: the checkpoint restored (None: fresh) and its step."""
+
+    path: Optional[str]
+    step: int
+
+
+class _Corrupt(Exception):
+    """A checkpoint that cannot be read; the message says why."""
+
+
+def find(train_dir: str) -> List[str]:
+    """Checkpoint prefixes in train_dir, newest (highest step) first."""
+    found = []
+    for index in glob.glob(os.path.join(glob.escape(train_dir), PREFIX + "-*.index")):
+        m = _INDEX.search(os.path.basename(index))
+        if m:
+            found.append((int(m.group(1)), index[: -len(".index")]))
+    return [path for _, path in sorted(found, reverse=True)]
+
+
+def save(sess: v1.Session, saver: v1.train.Saver, train_dir: str, step: int) -> str:
+    """Saves all variables as ``model.ckpt-<step>``; returns its prefix.
+
+    No ``.meta`` file: the graph is rebuilt from flags (and is in the
+    TensorBoard events), and writing it costs more than the variables of the
+    small models.
+    """
+    return saver.save(
+        sess, os.path.join(train_dir, PREFIX), global_step=step, write_meta_graph=False
+    )
+
+
+def restore_or_init(sess: v1.Session, g, train_dir: str) -> Restored:
+    """Restores the newest readable checkpoint, or initialises from scratch.
+
+    An unreadable checkpoint (truncated, bit flip, missing file) is reported in
+    one line and the next older one is tried; if none is left the run fails
+    with one ``error:`` line. A checkpoint of another model fails at once: it
+    is not damaged, it is the wrong directory.
+
+    Args:
+      sess: a session on ``g.graph``.
+      g: the TrainGraph (uses saver, saved_variables, init_op, post_init_ops).
+      train_dir: where checkpoints live.
+    """
+    candidates = find(train_dir)
+    if not candidates:
+        sess.run(g.init_op)
+        sess.run(g.post_init_ops)
+        return Restored(None, 0)
+    for i, path in enumerate(candidates):
+        try:
+            _restore(sess, g, path)
+        except _Corrupt as e:
+            _report_corrupt(path, str(e), candidates[i + 1 :], train_dir)
+            continue
+        # A new Saver forgets earlier processes' files; hand it the survivors
+        # so max_to_keep keeps deleting the oldest across restarts.
+        g.saver.recover_last_checkpoints(list(reversed(candidates[i:])))
+        sess.run(g.post_init_ops)
+        return Restored(path, int(sess.run(g.global_step)))
+    raise AssertionError("unreachable: the last candidate raises or returns")
+
+
+def _report_corrupt(path: str, reason: str, older: List[str], train_dir: str) -> None:
+    if not older:
+        raise UserError(
+            f"--train_dir={train_dir}: checkpoint {path} is unreadable ({reason}) and "
+            "there is no older one; move its files away to start from scratch"
+        )
+    print(
+        f"warning: checkpoint {path} is unreadable ({reason}); "
+        f"resuming from the older {os.path.basename(older[0])} instead",
+        flush=True,
+    )
+
+
+def _restore(sess: v1.Session, g, path: str) -> None:
+    try:
+        reader = tf.train.load_checkpoint(path)
+    except (tf.errors.OpError, ValueError) as e:
+        raise _Corrupt(reason(e)) from None
+    check_matches(path, reader, g.saved_variables)
+    try:
+        g.saver.restore(sess, path)
+    except (tf.errors.OpError, ValueError) as e:
+        raise _Corrupt(reason(e)) from None
+
+
+def check_matches(path: str, reader, variables) -> None:
+    """Raises UserError naming the first variable the checkpoint lacks or
+    holds with another shape or dtype. Extra entries (e.g. slots of another
+    optimizer) are ignored, as the Saver ignores them."""
+    shapes = reader.get_variable_to_shape_map()
+    dtypes = reader.get_variable_to_dtype_map()
+    where = f"checkpoint {path} was written for a different model or optimizer"
+    hint = "; use another --train_dir or the flags it was trained with"
+    for name, var in sorted(variables.items()):
+        if name not in shapes:
+            raise UserError(f"{where}: it has no variable {name!r}{hint}")
+        want = var.shape.as_list()
+        if shapes[name] != want or dtypes[name] != var.dtype.base_dtype:
+            got = f"{dtypes[name].name}{shapes[name]}"
+            raise UserError(
+                f"{where}: variable {name!r} is {got} there but "
+                f"{var.dtype.base_dtype.name}{want} here{hint}"
+            )
+
+
+def reason(error: Exception) -> str:
+    """The informative line of a TensorFlow error (not 'Graph execution error:')."""
+    lines = [
+        line.strip()
+        for line in getattr(error, "message", str(error)).splitlines()
+        if line.strip() and not line.strip().startswith(("[[", "File ", "Node:", "Detected at"))
+    ]
+    useful = [line for line in lines if not line.endswith(":")]
+    return (useful or lines or [type(error).__name__])[-1]

@@ -1,0 +1,229 @@
+"""The training steps of one process, and what happens around each of them.
+
+A plain ``for`` loop over ``Session.run`` instead of MonitoredTrainingSession
+and its hooks: every cadence (progress, summaries, eval, checkpoints) is one
+``if`` on the global step, the profiled step is chosen explicitly, and the
+order of events on a stop (signal, NaN) is written out where it can be read.
+
+Every cadence is keyed to the global step, not to steps of this process, so a
+resumed run prints, summarises, evaluates and saves at the same steps as one
+that never stopped.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, List, NamedTuple, Optional
+
+import tensorflow as tf
+
+from tf1_train import checkpoints, devices, placement, report, trace
+from tf1_train.config import Config
+from tf1_train.devices import DevicePlan
+from tf1_train.graph import TrainGraph
+from tf1_train.signals import StopRequest
+from tf1_train.summaries import EventWriter
+
+v1 = tf.compat.v1
+
+# The step whose timings are traced, counted from this process's first. The
+# first step pays one-time costs (allocation, kernel selection); the second
+# shows the steady state.
+PROFILED_STEP = 2
+
+
+class Outcome(NamedTuple):
+    """How the loop ended."""
+
+    losses: List[float]  # mean tower loss of every step this process ran
+    examples_per_sec: float
+    global_step: int
+    stopped_by: str  # 'train_steps', 'signal' or 'diverged' (NaN/Inf)
+    placement: Optional[placement.PlacementReport]
+    checkpoint: Optional[str]  # newest checkpoint written or restored
+    test_accuracy: Optional[float]  # None when stopped early
+    diverged: Optional[str] = None  # what was NaN/Inf, and at which step
+
+
+class _Diverged(Exception):
+    """Raised inside the loop when the state must not be saved."""
+
+
+def evaluate(sess: v1.Session, g: TrainGraph) -> float:
+    """Accuracy over the whole test split."""
+    sess.run(g.eval_init)
+    correct = total = 0
+    while True:
+        try:
+            c, n = sess.run([g.eval_correct, g.eval_count])
+        except tf.errors.OutOfRangeError:
+            break
+        correct, total = correct + int(c), total + int(n)
+    return correct / max(total, 1)
+
+
+class TrainLoop:
+    """Runs steps from a restored global step up to ``--train_steps``.
+
+    Args:
+      sess: session with variables restored or initialised and input started.
+      g: the TrainGraph.
+      cfg: the run's Config.
+      plan: the DevicePlan (what the placement report expects).
+      writer: TensorBoard events.
+      stop: set by SIGTERM/SIGINT.
+      restored: the checkpoint the session starts from.
+    """
+
+    def __init__(
+        self,
+        sess: v1.Session,
+        g: TrainGraph,
+        cfg: Config,
+        plan: DevicePlan,
+        writer: EventWriter,
+        stop: StopRequest,
+        restored: checkpoints.Restored,
+    ):
+        self.sess, self.g, self.cfg, self.plan = sess, g, cfg, plan
+        self.writer, self.stop = writer, stop
+        self.start, self.checkpoint = restored.step, restored.path
+        self.saved_step = restored.step if restored.path else None
+        self.steps = max(cfg.run.train_steps - self.start, 0)
+        per_step = cfg.data.batch_size * cfg.devices.num_towers
+        warmup = min(cfg.run.num_warmup_steps, max(self.steps - 1, 0))
+        # Two meters: each window rate resets the window it reports.
+        self.display_meter = report.ThroughputMeter(per_step, warmup, self.steps)
+        self.summary_meter = report.ThroughputMeter(per_step, warmup, self.steps)
+        self.losses: List[float] = []
+        self.last_step = self.start
+        self.placement: Optional[placement.PlacementReport] = None
+
+    def run(self) -> Outcome:
+        """Trains until --train_steps, a signal, or a NaN/Inf loss or variable."""
+        try:
+            return self._run()
+        except _Diverged as e:
+            outcome = self._outcome(self.last_step, "diverged")
+            return outcome._replace(diverged=str(e))
+
+    def _run(self) -> Outcome:
+        for done in range(1, self.steps + 1):
+            step = self.last_step = self.start + done
+            loss, lr = self._step(done, step)
+            self.losses.append(loss)
+            if not math.isfinite(loss):
+                raise _Diverged(f"loss is {loss} at step {step}")
+            self._after_step(done, step, loss, lr)
+            if self.stop.requested:
+                print(
+                    f"{self.stop.signal_name} received: stopping after step {step} "
+                    "(a second signal ends the process at once)",
+                    flush=True,
+                )
+                self._save(step)
+                return self._outcome(step, "signal")
+        return self._finish()
+
+    def _finish(self) -> Outcome:
+        end = self.start + self.steps
+        if self.steps == 0:
+            print(
+                f"nothing to train: {self.checkpoint} is at global step {end} "
+                f"(--train_steps={self.cfg.run.train_steps}); raise --train_steps to go on",
+                flush=True,
+            )
+            self._probe_placement()
+        else:
+            self._save(end)
+        accuracy = self._evaluate(end)
+        return self._outcome(end, "train_steps", accuracy)
+
+    def _outcome(self, step: int, stopped_by: str, accuracy=None) -> Outcome:
+        rate = self.display_meter.overall_rate()
+        return Outcome(
+            self.losses, rate, step, stopped_by, self.placement, self.checkpoint, accuracy
+        )
+
+    def _fetches(self, step: int) -> Dict:
+        fetches = {"train": self.g.train_op, "loss": self.g.loss, "lr": self.g.learning_rate}
+        if self.writer.histograms is not None and self._summary_due(step):
+            fetches["histograms"] = self.writer.histograms
+        return fetches
+
+    def _step(self, done: int, step: int):
+        """One training step; the first and the profiled one collect metadata."""
+        fetches = self._fetches(step)
+        profile = done == min(PROFILED_STEP, self.steps)
+        partitions = done == 1
+        if profile or partitions:
+            metadata = v1.RunMetadata()
+            options = trace.run_options(profile, partitions, devices.uses_gpu(self.plan))
+            out = self.sess.run(fetches, options=options, run_metadata=metadata)
+            self._use_metadata(metadata, step, profile, partitions)
+        else:
+            out = self.sess.run(fetches)
+        if "histograms" in out:
+            self.writer.serialized(step, out["histograms"])
+        return float(out["loss"]), float(out["lr"])
+
+    def _use_metadata(self, metadata, step: int, profile: bool, partitions: bool) -> None:
+        if partitions:
+            self._set_placement(metadata.partition_graphs)
+        if profile:
+            self.writer.run_metadata(metadata, step)
+            if self.cfg.run.trace_file:
+                trace.write_chrome_trace(metadata, self.cfg.run.trace_file)
+                print(f"trace of step {step} written to {self.cfg.run.trace_file}", flush=True)
+
+    def _set_placement(self, partition_graphs) -> None:
+        self.placement = placement.build(
+            partition_graphs,
+            self.g.model_variables,
+            self.plan,
+            self.cfg.devices.variable_update,
+        )
+
+    def _probe_placement(self) -> None:
+        """No step left to train: place a forward pass (it changes no variable)."""
+        metadata = v1.RunMetadata()
+        options = trace.run_options(False, True, devices.uses_gpu(self.plan))
+        self.sess.run(self.g.loss, options=options, run_metadata=metadata)
+        self._set_placement(metadata.partition_graphs)
+
+    def _summary_due(self, step: int) -> bool:
+        return step % self.cfg.run.save_summary_steps == 0 or step == self.cfg.run.train_steps
+
+    def _after_step(self, done: int, step: int, loss: float, lr: float) -> None:
+        run = self.cfg.run
+        self.display_meter.tick(done)
+        self.summary_meter.tick(done)
+        if step % run.display_every == 0 or step == run.train_steps:
+            eta = report.format_eta(self.display_meter.eta_seconds(done))
+            rate = self.display_meter.window_rate()
+            print(report.progress_line(step, run.train_steps, loss, rate, lr, eta), flush=True)
+        if self._summary_due(step):
+            values = {"loss": loss, "learning_rate": lr}
+            rate = self.summary_meter.window_rate()
+            if rate > 0:  # 0 means still warming up: nothing measured yet
+                values["examples_per_sec"] = rate
+            self.writer.scalars(step, values)
+        if run.eval_every and step % run.eval_every == 0 and step != run.train_steps:
+            self._evaluate(step)
+        if step % run.save_checkpoint_steps == 0:
+            self._save(step)
+
+    def _evaluate(self, step: int) -> float:
+        accuracy = evaluate(self.sess, self.g)
+        print(f"eval at step {step}: test accuracy {accuracy:.4f}", flush=True)
+        self.writer.scalars(step, {"test_accuracy": accuracy})
+        return accuracy
+
+    def _save(self, step: int) -> None:
+        """Saves unless already saved at this step; never a NaN/Inf state."""
+        if step == self.saved_step:
+            return
+        if not self.sess.run(self.g.variables_finite):
+            raise _Diverged(f"variables hold NaN or Inf after step {step}")
+        self.saved_step = step
+        self.checkpoint = checkpoints.save(self.sess, self.g.saver, self.cfg.run.train_dir, step)
