@@ -3,6 +3,7 @@
 Fast, single-process tests; the multi-process ones are in test_distributed.py.
 """
 
+import dataclasses
 import json
 import socket
 
@@ -10,7 +11,7 @@ import pytest
 import tensorflow as tf
 
 from tf1_train import cluster, devices, launch, server
-from tf1_train.config import ClusterConfig, Config
+from tf1_train.config import ClusterConfig, Config, DeviceConfig
 from tf1_train.errors import UserError
 
 v1 = tf.compat.v1
@@ -240,3 +241,103 @@ def test_launcher_arguments():
     with pytest.raises(SystemExit):
         launch.parse_args(["--num_ps=0"])
     assert launch.exit_status(-9) == 137 and launch.exit_status(3) == 3
+
+
+def _worker_graph(tmp_path, task_index, sync_replicas, num_ps=2, towers=1):
+    from tests.conftest import small_config
+    from tf1_train import graph, train
+
+    cl = ClusterConfig(
+        ps_hosts=PS[:num_ps],
+        worker_hosts=WORKERS[:2],
+        job_name="worker",
+        task_index=task_index,
+        sync_replicas=sync_replicas,
+    )
+    cfg = dataclasses.replace(small_config(tmp_path, towers=towers), cluster=cl)
+    return train.build(cfg, 0, graph.Worker(task_index, 2, sync_replicas))
+
+
+@pytest.mark.parametrize("sync_replicas", [False, True])
+def test_worker_graph_puts_variables_on_ps_and_compute_on_its_task(tmp_path, sync_replicas):
+    plan, g = _worker_graph(tmp_path, 1, sync_replicas, towers=2)
+    assert plan.tower_devices == (
+        "/job:worker/task:1/device:CPU:0",
+        "/job:worker/task:1/device:CPU:1",
+    )
+    ops = g.graph.get_operations()
+    for var in g.model_variables.values():
+        assert var.device in ("/job:ps/task:0", "/job:ps/task:1"), var
+    assert {v.device for v in g.model_variables.values()} == {"/job:ps/task:0", "/job:ps/task:1"}
+    matmuls = [op for op in ops if op.type == "MatMul" and op.name.startswith("tower_")]
+    for op in matmuls:
+        tower = int(op.name.split("/")[0].split("_")[1])
+        assert op.device == plan.tower_devices[tower], op.name
+    # Ops without a device of their own default to this worker's task; the
+    # input pipeline runs on its CPU.
+    iterator = [op for op in ops if op.type == "IteratorV2" and op.name.startswith("input")]
+    assert iterator and iterator[0].device == "/job:worker/task:1/device:CPU:0"
+    local_steps = [op for op in ops if op.name == "sync_rep_local_step"]
+    if sync_replicas:
+        # Each worker's own copy: on the parameter server all workers would
+        # share one local step and the staleness check would break.
+        assert local_steps[0].device == "/job:worker/task:1"
+        assert g.sync is not None and g.step_after is not None
+    else:
+        assert not local_steps and g.sync is None
+
+
+def test_greedy_strategy_spreads_the_mlp_over_two_ps_tasks(tmp_path):
+    _, g = _worker_graph(tmp_path, 0, False, num_ps=2)
+    per_ps = {}
+    for var in g.model_variables.values():
+        per_ps[var.device] = per_ps.get(var.device, 0) + devices.variable_bytes(var.op)
+    # In creation order, each to the lighter ps: fc1/weights (64 KiB) -> ps0,
+    # fc1/biases -> ps1, fc2/weights (128 KiB) -> ps1, the rest -> ps0.
+    # Round robin would put both big kernels on ps0.
+    fc1, fc2, logits = 64 * 256 * 4, 256 * 128 * 4, 128 * 10 * 4
+    assert per_ps == {
+        "/job:ps/task:0": fc1 + 128 * 4 + logits + 10 * 4,
+        "/job:ps/task:1": 256 * 4 + fc2,
+    }
+
+
+def test_workers_read_disjoint_shards_of_the_training_set():
+    from tf1_train import data
+    from tf1_train.config import DataConfig
+    from tf1_train.data import pipeline
+
+    source = data.load_source(DataConfig())
+    seen = []
+    for shard in range(2):
+        with tf.Graph().as_default():
+            ds = pipeline.train_dataset(source, 1, seed=3, num_shards=2, shard_index=shard)
+            n = len(range(shard, source.num_train, 2))
+            batch = tf.compat.v1.data.make_one_shot_iterator(ds.unbatch().take(n)).get_next()
+            with v1.Session() as sess:
+                images = [sess.run(batch)[0] for _ in range(n)]
+        seen.append({img.tobytes() for img in images})
+    assert not seen[0] & seen[1]
+    assert len(seen[0]) + len(seen[1]) == len({img.tobytes() for img in source.train_images})
+
+
+def test_cadences_fire_when_the_shared_step_crosses_a_multiple():
+    from tf1_train.loop import crossed
+
+    assert crossed(99, 100, 50) and crossed(98, 101, 50) and not crossed(100, 101, 50)
+    assert [s for s in range(1, 11) if crossed(s - 1, s, 5)] == [5, 10]
+
+
+def test_cluster_devices_keep_their_job_and_task():
+    assert (
+        devices.canonical("/job:ps/replica:0/task:1/device:CPU:0") == "/job:ps/task:1/device:CPU:0"
+    )
+    assert devices.canonical("/job:localhost/replica:0/task:0/device:CPU:1") == "/device:CPU:1"
+    plan = devices.plan_devices(DeviceConfig(num_towers=2, device="cpu"), gpus_found=0)
+    worker = devices.for_cluster(plan, PS, WORKERS, 2)
+    assert worker.tower_devices == (
+        "/job:worker/task:2/device:CPU:0",
+        "/job:worker/task:2/device:CPU:1",
+    )
+    assert worker.param_devices == ("/job:ps/task:0/device:CPU:0", "/job:ps/task:1/device:CPU:0")
+    assert worker.cluster == {"ps": list(PS), "worker": list(WORKERS)}

@@ -26,7 +26,7 @@ import time
 from typing import List, Optional, Sequence, Tuple
 
 from tf1_train.config import ClusterConfig, parse_address
-from tf1_train.errors import UserError
+from tf1_train.errors import ClusterError, UserError
 
 TF_CONFIG_EXAMPLE = (
     '{"cluster": {"ps": ["host:port"], "worker": ["host:port", ...]}, '
@@ -130,6 +130,9 @@ def port_in_use(port: int) -> bool:
     """
     for host in ("0.0.0.0", "127.0.0.1"):
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            # SO_REUSEADDR: connections of a task that just died (TIME_WAIT)
+            # do not count; a listening socket still does.
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 s.bind((host, port))
             except OSError:
@@ -190,7 +193,7 @@ def wait_for_tasks(
             return
         if time.monotonic() > deadline:
             names = ", ".join(f"{task_name(job, i)} at {cfg.hosts(job)[i]}" for i in pending)
-            raise UserError(
+            raise ClusterError(
                 f"{cfg.name('ps_hosts' if job == 'ps' else 'worker_hosts')}: {names} not "
                 f"reachable after {timeout_secs:g} s; start it, check the address, or "
                 "raise --startup_timeout_secs"

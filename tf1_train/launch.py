@@ -143,22 +143,27 @@ def exit_status(returncode: int) -> int:
 
 
 def supervise(tasks: Sequence[Task], procs: Sequence[subprocess.Popen], timeout_secs: float) -> int:
-    """Waits for all tasks; the first failure or the timeout stops the rest."""
+    """Waits for all tasks, reporting each exit; the first failure or the
+    timeout stops the rest. Returns the first non-zero status, else 0."""
     deadline = time.monotonic() + timeout_secs
-    failed: Optional[int] = None
-    while any(p.poll() is None for p in procs):
-        for task, p in zip(tasks, procs):
-            if failed is None and p.poll() not in (None, 0):
-                failed = exit_status(p.returncode)
-                say(f"{task.name} exited with status {failed}; stopping the other tasks")
-                stop(procs)
-        if time.monotonic() > deadline:
+    running = {task.name: p for task, p in zip(tasks, procs)}
+    failed = 0
+    while running:
+        for name, p in list(running.items()):
+            if p.poll() is None:
+                continue
+            del running[name]
+            status = exit_status(p.returncode)
+            say(f"{name} exited with status {status}")
+            if status and not failed:
+                failed = status
+                say("stopping the other tasks")
+                stop(list(running.values()))
+        if running and time.monotonic() > deadline:
             say(f"timed out after {timeout_secs:g} s (--timeout_secs); stopping all tasks")
-            stop(procs)
+            stop(list(running.values()))
             return TIMEOUT_STATUS
         time.sleep(0.1)
-    if failed is None:
-        failed = next((exit_status(p.returncode) for p in procs if p.returncode), 0)
     return failed
 
 

@@ -16,7 +16,7 @@ from absl import app, flags
 
 from tf1_train import cluster
 from tf1_train import config as cfglib
-from tf1_train.errors import TrainingDiverged, UserError
+from tf1_train.errors import ClusterError, TrainingDiverged, UserError
 
 F = flags.FLAGS
 
@@ -177,14 +177,23 @@ def cluster_from_flags(f=F) -> cfglib.ClusterConfig:
     return cluster.resolve(flag_cfg, os.environ.get("TF_CONFIG"))
 
 
-# Exit statuses: 2 bad input (UserError), 3 the loss diverged (NaN/Inf).
+# Exit statuses: 2 bad input (UserError), 3 the loss diverged (NaN/Inf),
+# 4 a cluster task was lost or did not answer in time.
 EXIT_BAD_INPUT = 2
 EXIT_DIVERGED = 3
+EXIT_CLUSTER = 4
 
 
-def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:  # noqa: F821
-    """One line on stderr and a non-zero exit status; no traceback."""
+def fail(message: str, status: int = EXIT_BAD_INPUT, hard: bool = False) -> NoReturn:  # noqa: F821
+    """One line on stderr and a non-zero exit status; no traceback.
+
+    ``hard`` skips the interpreter's shutdown: after a lost cluster task,
+    TensorFlow's session teardown would wait for that task forever.
+    """
     print(f"error: {message}", file=sys.stderr, flush=True)
+    if hard:
+        sys.stdout.flush()
+        os._exit(status)
     sys.exit(status)
 
 
@@ -199,12 +208,14 @@ def parse_flags(argv):
     return rest
 
 
-def quiet_tensorflow(log_device_placement: bool) -> None:
+def quiet_tensorflow(log_device_placement: bool, cluster_task: bool = False) -> None:
     """Hides TensorFlow's C++ info chatter, unless placement logging is on:
     TF_CPP_MIN_LOG_LEVEL >= 1 also hides the stderr copy of those lines
-    (PITFALLS 13). A level the user set is kept."""
+    (PITFALLS 13). A cluster task also hides C++ warnings: the gRPC runtime
+    logs "Local rendezvous is aborting ... Cleanup" for ordinary steps; real
+    failures still reach Python as errors. A level the user set is kept."""
     if not log_device_placement:
-        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2" if cluster_task else "1")
 
 
 def enable_cpu_xla(xla: bool) -> None:
@@ -222,7 +233,7 @@ def main(argv) -> None:
         cfg = config_from_flags()
     except UserError as e:
         fail(str(e))
-    quiet_tensorflow(cfg.devices.log_device_placement)
+    quiet_tensorflow(cfg.devices.log_device_placement, cfg.cluster.distributed)
     enable_cpu_xla(cfg.devices.xla)
     from tf1_train import devices
 
@@ -238,6 +249,8 @@ def main(argv) -> None:
         fail(str(e))
     except TrainingDiverged as e:
         fail(str(e), EXIT_DIVERGED)
+    except ClusterError as e:
+        fail(str(e), EXIT_CLUSTER, hard=True)
 
 
 def dispatch(cfg: cfglib.Config) -> None:
@@ -246,6 +259,11 @@ def dispatch(cfg: cfglib.Config) -> None:
         from tf1_train import server
 
         sys.exit(server.run_parameter_server(cfg.cluster))
+    if cfg.cluster.job_name == "worker":
+        from tf1_train import distributed
+
+        distributed.run(cfg)
+        return
     from tf1_train import train
 
     train.run(cfg)

@@ -24,16 +24,25 @@ def train_dataset(
     global_batch: int,
     seed: int,
     start_step=0,
+    num_shards: int = 1,
+    shard_index: int = 0,
 ) -> tf.data.Dataset:
     """Endless batches of (float images, int32 labels) starting at a step.
 
-    ``start_step`` may be a tensor (a placeholder fed when the iterator is
-    initialised after a restore).
+    Args:
+      source: the examples.
+      global_batch: examples per step in this process (batch_size x towers).
+      seed: the data seed; epoch e is shuffled with (seed, e).
+      start_step: the step to start at; may be a tensor (a placeholder fed
+        when the iterator is initialised after a restore).
+      num_shards, shard_index: this worker's share of the training set
+        (between-graph training: every num_shards-th example, one shard per
+        worker, so workers never train on the same example in an epoch).
     """
-    n = source.num_train
+    n = len(range(shard_index, source.num_train, num_shards))
     examples = tf.data.Dataset.from_tensor_slices(
         (source.train_images, source.train_labels.astype(np.int32))
-    )
+    ).shard(num_shards, shard_index)
     consumed = tf.cast(start_step, tf.int64) * global_batch
     first_epoch, offset = consumed // n, consumed % n
 
