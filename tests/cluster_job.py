@@ -53,7 +53,7 @@ class Job:
                 proc.kill()
                 proc.wait()
 
-    def argv(self, name: str) -> List[str]:
+    def argv(self, name: str, extra: Sequence[str] = ()) -> List[str]:
         job, index = re.fullmatch(r"(ps|worker)(\d+)", name).groups()
         return [
             sys.executable,
@@ -64,17 +64,19 @@ class Job:
             f"--ps_hosts={self.ps}",
             f"--worker_hosts={','.join(self.workers)}",
             *self.flags,
+            *extra,
         ]
 
     def log(self, name: str, stream: str = "out") -> str:
         return os.path.join(self.dir, f"{name}.{self.runs[name]}.{stream}")
 
-    def start(self, *names: str) -> None:
+    def start(self, *names: str, extra: Sequence[str] = ()) -> None:
+        """Starts the named tasks; ``extra`` flags go to these tasks only."""
         for name in names:
             self.runs[name] = self.runs.get(name, 0) + 1
             with open(self.log(name), "w") as out, open(self.log(name, "err"), "w") as err:
                 self.procs[name] = subprocess.Popen(
-                    self.argv(name), cwd=ROOT, stdout=out, stderr=err, text=True
+                    self.argv(name, extra), cwd=ROOT, stdout=out, stderr=err, text=True
                 )
 
     def text(self, name: str, stream: str = "out") -> str:
