@@ -40,6 +40,7 @@ class Job:
         self.ps = f"127.0.0.1:{ports[0]}"
         self.workers = [f"127.0.0.1:{p}" for p in ports[1:]]
         self.dir = tmp_path
+        os.makedirs(tmp_path, exist_ok=True)
         self.flags = list(TRAIN_FLAGS) + list(flags)
         self.procs: Dict[str, subprocess.Popen] = {}
         self.runs: Dict[str, int] = {}  # name -> how many times started

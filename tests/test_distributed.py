@@ -201,3 +201,29 @@ def test_losing_the_only_ps_fails_every_worker_with_one_line(tmp_path):
     for i, line in enumerate(errors):
         assert line.startswith(f"error: worker{i}: training stopped: ")
         assert "lost ps0 (UnavailableError: " in line or "--operation_timeout_secs" in line
+
+
+@pytest.mark.timeout(240)
+def test_workers_wait_for_missing_tasks_with_a_deadline(tmp_path):
+    # A session's master would wait forever for a missing ps, and a
+    # non-chief worker 30 s per poll for a missing chief (PITFALLS 9).
+    flags = ["--train_steps=10", "--startup_timeout_secs=3", f"--train_dir={tmp_path / 'train'}"]
+    with Job(tmp_path / "a", flags) as no_ps, Job(tmp_path / "b", flags) as no_chief:
+        no_ps.start("worker0")
+        no_chief.start("ps0", "worker1")
+        assert no_ps.wait("worker0", timeout=120) == 4
+        assert no_chief.wait("worker1", timeout=120) == 4
+    assert no_ps.text("worker0", "err").strip().splitlines()[-1] == (
+        f"error: --ps_hosts: ps0 at {no_ps.ps} not reachable after 3 s; start it, check "
+        "the address, or raise --startup_timeout_secs"
+    )
+    assert "worker1: waiting for the chief" in no_chief.text("worker1")
+    assert (
+        no_chief.text("worker1", "err")
+        .strip()
+        .splitlines()[-1]
+        .startswith(
+            f"error: worker1: the chief (--worker_hosts entry 0, {no_chief.workers[0]}) did "
+            "not initialise the model within 3 s"
+        )
+    )
