@@ -341,3 +341,35 @@ def test_cluster_devices_keep_their_job_and_task():
     )
     assert worker.param_devices == ("/job:ps/task:0/device:CPU:0", "/job:ps/task:1/device:CPU:0")
     assert worker.cluster == {"ps": list(PS), "worker": list(WORKERS)}
+
+
+def _fake_tasks(*scripts):
+    """Launcher tasks that run tiny shell scripts instead of training."""
+    return [
+        launch.Task(f"worker{i}", ["sh", "-c", script], {"PATH": "/usr/bin:/bin"})
+        for i, script in enumerate(scripts)
+    ]
+
+
+@pytest.mark.timeout(60)
+def test_launcher_returns_the_first_failure_and_stops_the_rest(capfd):
+    tasks = _fake_tasks("echo hello; sleep 0.2; exit 3", "echo waiting; sleep 30")
+    procs, threads = launch.start(tasks)
+    status = launch.supervise(tasks, procs, timeout_secs=50)
+    for t in threads:
+        t.join(timeout=5)
+    out, err = capfd.readouterr()
+    assert status == 3
+    assert procs[1].returncode == -15  # SIGTERM from the launcher
+    assert "[worker0] hello" in out and "[worker1] waiting" in out
+    assert "[launch] worker0 exited with status 3" in err
+    assert "[launch] stopping the other tasks" in err
+
+
+@pytest.mark.timeout(60)
+def test_launcher_timeout_stops_everything_with_status_124(capfd):
+    tasks = _fake_tasks("sleep 30", "sleep 30")
+    procs, _ = launch.start(tasks)
+    assert launch.supervise(tasks, procs, timeout_secs=0.5) == launch.TIMEOUT_STATUS
+    assert all(p.returncode is not None for p in procs)
+    assert "timed out after 0.5 s (--timeout_secs)" in capfd.readouterr().err
