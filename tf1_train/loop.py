@@ -128,13 +128,20 @@ class TrainLoop:
     def _run(self) -> Outcome:
         try:
             signalled = self._steps()
-        finally:
-            if self.role.on_steps_end is not None:
-                self.role.on_steps_end()
+        except _Diverged:
+            self._steps_ended()
+            raise
+        self._steps_ended()
         if signalled:
             self._save(self.last_step)
             return self._outcome(self.last_step, "signal")
         return self._finish()
+
+    def _steps_ended(self) -> None:
+        """The role's hook, after the last step (not after a session error:
+        the cluster may be gone)."""
+        if self.role.on_steps_end is not None:
+            self.role.on_steps_end()
 
     def _steps(self) -> bool:
         """Steps until --train_steps; True if a signal stopped them first."""
