@@ -353,7 +353,7 @@ def _fake_tasks(*scripts):
 
 @pytest.mark.timeout(60)
 def test_launcher_returns_the_first_failure_and_stops_the_rest(capfd):
-    tasks = _fake_tasks("echo hello; sleep 0.2; exit 3", "echo waiting; sleep 30")
+    tasks = _fake_tasks("echo hello; sleep 0.2; exit 3", "echo waiting; exec sleep 30")
     procs, threads = launch.start(tasks)
     status = launch.supervise(tasks, procs, timeout_secs=50)
     for t in threads:
@@ -368,7 +368,7 @@ def test_launcher_returns_the_first_failure_and_stops_the_rest(capfd):
 
 @pytest.mark.timeout(60)
 def test_launcher_timeout_stops_everything_with_status_124(capfd):
-    tasks = _fake_tasks("sleep 30", "sleep 30")
+    tasks = _fake_tasks("exec sleep 30", "exec sleep 30")
     procs, _ = launch.start(tasks)
     assert launch.supervise(tasks, procs, timeout_secs=0.5) == launch.TIMEOUT_STATUS
     assert all(p.returncode is not None for p in procs)

@@ -103,7 +103,12 @@ def _stream(pipe: TextIO, out: TextIO, prefix: str, lock: threading.Lock) -> Non
 
 
 def start(tasks: Sequence[Task]):
-    """Starts every task with its output streamed; returns (procs, threads)."""
+    """Starts every task with its output streamed; returns (procs, threads).
+
+    Each task gets its own session, so a Ctrl-C in the terminal reaches only
+    the launcher, which then sends each task one SIGTERM (a task's first
+    signal saves and stops; a second one would end it at once).
+    """
     lock = threading.Lock()
     procs, threads = [], []
     for task in tasks:
@@ -114,6 +119,7 @@ def start(tasks: Sequence[Task]):
             stderr=subprocess.PIPE,
             text=True,
             bufsize=1,
+            start_new_session=True,
         )
         procs.append(proc)
         for pipe, out in ((proc.stdout, sys.stdout), (proc.stderr, sys.stderr)):
@@ -123,18 +129,23 @@ def start(tasks: Sequence[Task]):
     return procs, threads
 
 
-def stop(procs: Sequence[subprocess.Popen]) -> None:
-    """SIGTERM to every running task, SIGKILL to any still alive after a grace."""
-    for p in procs:
-        if p.poll() is None:
-            p.terminate()
-    deadline = time.monotonic() + STOP_GRACE_SECS
-    for p in procs:
-        try:
-            p.wait(timeout=max(deadline - time.monotonic(), 0.1))
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
+def stop(running: Dict[str, subprocess.Popen]) -> None:
+    """Stops the workers, then the parameter servers: a SIGTERM'd chief saves
+    its checkpoint, which reads the variables from the ps. SIGKILL for any
+    task still alive after a grace period."""
+    workers = [p for name, p in running.items() if not name.startswith("ps")]
+    ps = [p for name, p in running.items() if name.startswith("ps")]
+    for group in (workers, ps):
+        for p in group:
+            if p.poll() is None:
+                p.terminate()
+        deadline = time.monotonic() + STOP_GRACE_SECS
+        for p in group:
+            try:
+                p.wait(timeout=max(deadline - time.monotonic(), 0.1))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
 
 
 def exit_status(returncode: int) -> int:
@@ -158,10 +169,10 @@ def supervise(tasks: Sequence[Task], procs: Sequence[subprocess.Popen], timeout_
             if status and not failed:
                 failed = status
                 say("stopping the other tasks")
-                stop(list(running.values()))
+                stop(running)
         if running and time.monotonic() > deadline:
             say(f"timed out after {timeout_secs:g} s (--timeout_secs); stopping all tasks")
-            stop(list(running.values()))
+            stop(running)
             return TIMEOUT_STATUS
         time.sleep(0.1)
     return failed
@@ -172,6 +183,7 @@ def say(message: str) -> None:
 
 
 def _raise_interrupt(signum, frame):
+    """SIGTERM to the launcher: stop the tasks as on Ctrl-C."""
     raise KeyboardInterrupt
 
 
@@ -180,14 +192,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     tasks = plan_tasks(args.num_ps, args.num_workers, train_flags, args.use_tf_config)
     for task in tasks:
         tf_config = f"TF_CONFIG='{task.env['TF_CONFIG']}' " if "TF_CONFIG" in task.env else ""
-        say(f"{task.name}: {tf_config}{' '.join(task.argv[1:])}")
+        say(f"{task.name}: {tf_config}python {' '.join(task.argv[1:])}")
     signal.signal(signal.SIGTERM, _raise_interrupt)
     procs, threads = start(tasks)
     try:
         status = supervise(tasks, procs, args.timeout_secs)
     except KeyboardInterrupt:
         say("interrupted; stopping all tasks")
-        stop(procs)
+        stop({task.name: p for task, p in zip(tasks, procs)})
+        for task, p in zip(tasks, procs):
+            say(f"{task.name} exited with status {exit_status(p.returncode)}")
         status = 130
     for t in threads:
         t.join(timeout=5)
