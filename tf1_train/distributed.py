@@ -55,6 +55,7 @@ class Task(NamedTuple):
     config: v1.ConfigProto
     name: str  # worker0, worker1, ...
     ready: tf.Tensor  # names of uninitialised variables: empty once the chief is done
+    local_init: tf.Operation  # this worker's own (local) variables
     shutdown: List[tf.Operation]  # this worker's "done" token, one per ps
 
 
@@ -100,11 +101,12 @@ def setup(cfg: Config, gpus_found: Optional[int]) -> Task:
     srv = server.start_server(cl, config)
     with g.graph.as_default(), tf.device(worker.device):
         ready = v1.report_uninitialized_variables(v1.global_variables())
+        local_init = v1.local_variables_initializer()
         shutdown = server.shutdown_ops(cl)
     train.print_startup(cfg, plan)
     print(describe(cl), flush=True)
     name = cluster.task_name("worker", cl.task_index)
-    return Task(cfg, plan, g, srv, config, name, ready, shutdown)
+    return Task(cfg, plan, g, srv, config, name, ready, local_init, shutdown)
 
 
 def describe(cl: ClusterConfig) -> str:
@@ -201,14 +203,17 @@ def _open_session(task: Task) -> v1.Session:
 
 def _restore(task: Task, sess: v1.Session) -> checkpoints.Restored:
     """The chief initialises or restores; the others start at the live step.
-    Then the sync optimizer's local step (chief: also its accumulators)."""
+    Then every worker initialises its local variables and, in sync mode,
+    sets its local step to the global step (the chief also the accumulators':
+    chief_init_op), in that order, one run each."""
     cl, g = task.cfg.cluster, task.g
     if cl.is_chief:
         restored = _chief_restore(sess, g, task.ready, task.cfg.run.train_dir)
-        if g.sync is not None:
-            sess.run(g.sync.local_init_op)
     else:
         restored = checkpoints.Restored(None, int(sess.run(g.global_step)))
+    sess.run(task.local_init)
+    if g.sync is not None:
+        sess.run(g.sync.local_init_op)
     return restored
 
 
@@ -235,11 +240,7 @@ def _wait_for_chief(task: Task) -> v1.Session:
         flush=True,
     )
     manager = v1.train.SessionManager(
-        local_init_op=g.sync.local_init_op if g.sync else None,
-        ready_op=task.ready,
-        ready_for_local_init_op=g.sync.ready_for_local_init_op if g.sync else None,
-        graph=g.graph,
-        recovery_wait_secs=RECOVERY_WAIT_SECS,
+        ready_op=task.ready, graph=g.graph, recovery_wait_secs=RECOVERY_WAIT_SECS
     )
     try:
         return manager.wait_for_session(

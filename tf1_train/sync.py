@@ -35,7 +35,6 @@ class SyncOps(NamedTuple):
     """What a session needs around a SyncReplicasOptimizer."""
 
     local_init_op: tf.Operation  # chief: chief_init_op; others: local_step_init_op
-    ready_for_local_init_op: tf.Tensor
     update_op: tf.Operation  # the chief's: one aggregated update per run
     release_op: tf.Operation  # one token per worker: frees blocked peers
 
@@ -61,10 +60,10 @@ def build_ops(
         tokens = tf.fill([num_workers], global_step.read_value())
         release_op = queue.enqueue_many((tokens,))
     local_init = sync_opt.chief_init_op if is_chief else sync_opt.local_step_init_op
-    ready = sync_opt.ready_for_local_init_op
-    # Only non-chief workers run it; the chief's copy would log "never used".
-    getattr(ready, "mark_used", lambda: None)()
-    return SyncOps(local_init, ready, update_op, release_op)
+    # Made for SyncReplicasOptimizerHook; unused here (the distributed module
+    # waits on every global variable), and unused it logs "never used".
+    getattr(sync_opt.ready_for_local_init_op, "mark_used", lambda: None)()
+    return SyncOps(local_init, update_op, release_op)
 
 
 class ChiefUpdater:
