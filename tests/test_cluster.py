@@ -207,7 +207,7 @@ def test_greedy_ps_strategy_balances_bytes_over_ps_tasks():
     # Round robin (replica_device_setter's default) puts the big kernel and
     # two more variables on ps0 (PITFALLS 10); greedy puts it there alone.
     round_robin, _ = _placed_bytes(None)
-    strategy = devices.ps_task_strategy(2)
+    strategy = devices.GreedyByBytes(["/job:ps/task:0", "/job:ps/task:1"])
     greedy, compute = _placed_bytes(strategy.index)
     assert round_robin["/job:ps/task:0"] == 400_000 + 400 + 40
     assert greedy == {"/job:ps/task:0": 400_000, "/job:ps/task:1": 400 + 400 + 4000 + 40}

@@ -206,12 +206,6 @@ class GreedyByBytes:
         return self.devices[self.index(op)]
 
 
-def ps_task_strategy(num_ps: int) -> GreedyByBytes:
-    """Greedy-by-bytes over the ps tasks of a cluster; pass its ``index``
-    as replica_device_setter's ps_strategy."""
-    return GreedyByBytes([f"/job:ps/task:{i}" for i in range(num_ps)])
-
-
 def tower_device_fn(
     tower_device: str,
     param_devices: Sequence[str],
