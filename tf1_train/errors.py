@@ -4,7 +4,9 @@ Anything raised as ``UserError`` reaches the user as a single line (no
 traceback) and a non-zero exit status; the message names the flag or file and
 says what would be valid. ``TrainingDiverged`` is not bad input but a run that
 went wrong (NaN or Inf loss): also one line, with its own exit status so
-schedulers and scripts can tell it from a usage error.
+schedulers and scripts can tell it from a usage error. ``ClusterError`` is
+a between-graph job that broke: a parameter server or the chief was lost or
+did not answer in time.
 """
 
 
@@ -14,3 +16,7 @@ class UserError(Exception):
 
 class TrainingDiverged(Exception):
     """The loss became NaN or Inf; the bad state was not saved."""
+
+
+class ClusterError(Exception):
+    """A cluster task was lost or never answered within its timeout."""
