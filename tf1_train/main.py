@@ -218,12 +218,24 @@ def quiet_tensorflow(log_device_placement: bool, cluster_task: bool = False) -> 
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2" if cluster_task else "1")
 
 
-def enable_cpu_xla(xla: bool) -> None:
+def enable_cpu_xla(xla: bool, num_towers: int) -> None:
     """--xla sets the session's global JIT level, which TensorFlow applies to
-    GPUs only; on CPU, auto-clustering also needs this TF_XLA_FLAGS switch."""
+    GPUs only; on CPU, auto-clustering also needs this TF_XLA_FLAGS switch.
+
+    With several towers on virtual CPU devices XLA's CPU clusters span the
+    devices and the step fails ("Multiple CPU devices"), so CPU clustering
+    is only switched on for one tower; GPUs cluster per device either way.
+    """
     flag = "--tf_xla_cpu_global_jit"
     current = os.environ.get("TF_XLA_FLAGS", "")
-    if xla and flag not in current:
+    if xla and num_towers > 1:
+        print(
+            "warning: --xla: CPU auto-clustering stays off with several towers (it "
+            "fails across virtual CPU devices); on GPUs it applies per device",
+            file=sys.stderr,
+            flush=True,
+        )
+    elif xla and flag not in current:
         os.environ["TF_XLA_FLAGS"] = f"{current} {flag}".strip()
 
 
@@ -234,7 +246,7 @@ def main(argv) -> None:
     except UserError as e:
         fail(str(e))
     quiet_tensorflow(cfg.devices.log_device_placement, cfg.cluster.distributed)
-    enable_cpu_xla(cfg.devices.xla)
+    enable_cpu_xla(cfg.devices.xla, cfg.devices.num_towers)
     from tf1_train import devices
 
     devices.set_cuda_device_order()
