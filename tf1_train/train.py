@@ -10,7 +10,7 @@ import math
 import os
 import sys
 import time
-from typing import Dict, List, NamedTuple
+from typing import Dict, NamedTuple, Sequence
 
 import tensorflow as tf
 
@@ -25,7 +25,7 @@ class RunResult(NamedTuple):
     """What a finished run measured (``summary`` is run_summary.json)."""
 
     summary: Dict
-    losses: List[float]  # mean tower loss of every step this process ran
+    losses: Sequence[float]  # mean tower loss of every step this process ran
 
 
 def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
@@ -91,6 +91,9 @@ def _train(cfg: Config, plan: devices.DevicePlan, g: graph.TrainGraph, stop):
         writer = summaries.EventWriter(
             run_cfg.train_dir, g.graph, run_cfg.summary_verbosity, histograms
         )
+        # Nothing may add ops from here on: a graph that grows every step is
+        # the classic TF1 memory leak, and finalize() turns it into an error.
+        g.graph.finalize()
         try:
             if restored.path:
                 print(f"resuming from {restored.path} (global step {restored.step})", flush=True)
