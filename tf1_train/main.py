@@ -15,7 +15,8 @@ import sys
 from absl import app, flags
 
 from tf1_train import config as cfglib
-from tf1_train.errors import TrainingDiverged, UserError
+from tf1_train import flag_errors
+from tf1_train.errors import RunFailed, TrainingDiverged, UserError
 
 F = flags.FLAGS
 
@@ -147,9 +148,11 @@ def config_from_flags(f=F) -> cfglib.Config:
     ).validate()
 
 
-# Exit statuses: 2 bad input (UserError), 3 the loss diverged (NaN/Inf).
+# Exit statuses: 2 bad input (UserError), 3 the loss diverged (NaN/Inf),
+# 4 out of device memory or disk space (RunFailed).
 EXIT_BAD_INPUT = 2
 EXIT_DIVERGED = 3
+EXIT_RUN_FAILED = 4
 
 
 def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:  # noqa: F821
@@ -163,7 +166,7 @@ def parse_flags(argv):
     try:
         rest = F(argv)
     except flags.Error as e:
-        fail(str(e).splitlines()[0])
+        fail(flag_errors.explain(e, F))
     if len(rest) > 1:
         fail(f"unexpected argument {rest[1]!r}: all options are --flags (see --helpshort)")
     return rest
@@ -210,6 +213,8 @@ def main(argv) -> None:
         fail(str(e))
     except TrainingDiverged as e:
         fail(str(e), EXIT_DIVERGED)
+    except RunFailed as e:
+        fail(str(e), EXIT_RUN_FAILED)
 
 
 def run() -> None:
