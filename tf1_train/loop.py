@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import array
 import math
+import re
 from typing import Dict, NamedTuple, Optional, Sequence
 
 import tensorflow as tf
@@ -21,6 +22,7 @@ import tensorflow as tf
 from tf1_train import checkpoints, devices, placement, report, trace
 from tf1_train.config import Config
 from tf1_train.devices import DevicePlan
+from tf1_train.errors import RunFailed
 from tf1_train.graph import TrainGraph
 from tf1_train.signals import StopRequest
 from tf1_train.summaries import EventWriter
@@ -63,6 +65,33 @@ def evaluate(sess: v1.Session, g: TrainGraph) -> float:
     return correct / max(total, 1)
 
 
+def out_of_memory(
+    error: Exception, plan: DevicePlan, batch_size: int, step: int, checkpoint: Optional[str]
+) -> str:
+    """The one line for an out-of-memory error during step ``step``.
+
+    Names the device TensorFlow's message names (else every tower device),
+    the per-tower batch, and what to try, as the usual advice goes: see with
+    nvidia-smi whether another process holds the GPU's memory, then lower
+    the batch or change how TensorFlow reserves memory.
+    """
+    where = re.search(r"device:(?:GPU|CPU|XLA_\w+):\d+", str(error))
+    device = "/" + where.group(0) if where else " and ".join(plan.tower_devices)
+    towers = ", ".join(plan.tower_devices)
+    if devices.uses_gpu(plan):
+        advice = (
+            "check nvidia-smi for other processes holding GPU memory, then try a smaller "
+            "--batch_size, --allow_growth, or --gpu_memory_fraction"
+        )
+    else:
+        advice = "try a smaller --batch_size or fewer --num_gpus (towers share host memory)"
+    kept = f"checkpoint {checkpoint} is intact" if checkpoint else "no checkpoint was saved"
+    return (
+        f"out of memory on {device} at step {step} (towers: {towers}; "
+        f"--batch_size={batch_size} per tower): {advice}; {kept}"
+    )
+
+
 class TrainLoop:
     """Runs steps from a restored global step up to ``--train_steps``.
 
@@ -103,12 +132,24 @@ class TrainLoop:
         self.placement: Optional[placement.PlacementReport] = None
 
     def run(self) -> Outcome:
-        """Trains until --train_steps, a signal, or a NaN/Inf loss or variable."""
+        """Trains until --train_steps, a signal, or a NaN/Inf loss or variable.
+
+        Raises:
+          RunFailed: a step or an eval ran out of memory, or a checkpoint
+            could not be written; nothing is saved after it.
+        """
         try:
             return self._run()
         except _Diverged as e:
             outcome = self._outcome(self.last_step, "diverged")
             return outcome._replace(diverged=str(e))
+        except tf.errors.ResourceExhaustedError as e:
+            # Checkpoint writes raise RunFailed themselves: this is memory.
+            raise RunFailed(
+                out_of_memory(
+                    e, self.plan, self.cfg.data.batch_size, self.last_step, self.checkpoint
+                )
+            ) from None
 
     def _run(self) -> Outcome:
         for done in range(1, self.steps + 1):

@@ -16,7 +16,7 @@ import tensorflow as tf
 
 from tf1_train import checkpoints, data, devices, graph, loop, report, signals, summaries, trace
 from tf1_train.config import Config
-from tf1_train.errors import TrainingDiverged, UserError
+from tf1_train.errors import RunFailed, TrainingDiverged, UserError
 
 v1 = tf.compat.v1
 
@@ -42,6 +42,7 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     Raises:
       UserError: bad input (unusable train_dir, stranger's checkpoint, ...).
       TrainingDiverged: the loss became NaN or Inf (summary written first).
+      RunFailed: out of memory or disk space (the last checkpoint is intact).
     """
     wall_start = time.perf_counter()
     prepare_train_dir(cfg.run.train_dir)
@@ -51,7 +52,7 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     with signals.graceful_stop() as stop:
         outcome, restored = _train(cfg, plan, g, stop)
         summary = make_summary(cfg, plan, outcome, restored, time.perf_counter() - wall_start)
-        report.write_json_atomic(os.path.join(cfg.run.train_dir, "run_summary.json"), summary)
+        write_summary(cfg.run.train_dir, summary, outcome.checkpoint)
     _print_end(cfg, outcome)
     if outcome.stopped_by == "diverged":
         raise TrainingDiverged(
@@ -135,6 +136,19 @@ def make_summary(
         "checkpoint": outcome.checkpoint,
         "placement": where.to_json() if where else None,
     }
+
+
+def write_summary(train_dir: str, summary: Dict, checkpoint: str | None) -> None:
+    """run_summary.json, or one line saying why it could not be written."""
+    path = os.path.join(train_dir, "run_summary.json")
+    try:
+        report.write_json_atomic(path, summary)
+    except OSError as e:
+        kept = f"checkpoint {checkpoint} is intact" if checkpoint else "no checkpoint was saved"
+        raise RunFailed(
+            f"--train_dir={train_dir}: could not write {path} ({e.strerror}); "
+            f"free some space or choose another --train_dir ({kept})"
+        ) from None
 
 
 def _print_end(cfg: Config, outcome: loop.Outcome) -> None:
