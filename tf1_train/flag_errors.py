@@ -4,34 +4,40 @@ absl reports ``--batch_size=abc`` as "flag --batch_size=abc: invalid literal
 for int() with base 10: 'abc'" and a missing flagfile as "ERROR:: Unable to
 open flagfile: ...": true, but neither says what would be accepted. This
 module rewrites them in the project's form, ``--flag=value: what is wrong;
-what is valid``. It reads nothing global: main.py hands it the error and
-its FlagValues.
+what is valid``. absl stays in main.py (PITFALLS 20): main.py hands over the
+error and a lookup from flag name to absl's Flag object, and this module goes
+by the error's class name and the Flag's attributes.
 """
 
 from __future__ import annotations
 
 import re
-
-from absl import flags
+from typing import Any, Callable, Optional
 
 _ILLEGAL = re.compile(r"^flag --(\w+)=(.*?): (.*)$", re.S)
 
 
-def explain(error: flags.Error, flag_values: flags.FlagValues) -> str:
-    """One line for an absl parse error (without the ``error:`` prefix)."""
+def explain(error: Exception, flag_for: Callable[[str], Optional[Any]]) -> str:
+    """One line for an absl parse error (without the ``error:`` prefix).
+
+    Args:
+      error: what absl raised (a subclass of ``absl.flags.Error``).
+      flag_for: flag name -> its ``absl.flags.Flag``, or None if undefined.
+    """
     text = str(error).strip()
-    if isinstance(error, flags.UnrecognizedFlagError):
+    kind = type(error).__name__
+    if kind == "UnrecognizedFlagError":
         return _unknown(error.flagname, text)
-    if isinstance(error, flags.CantOpenFlagFileError):
+    if kind == "CantOpenFlagFileError":
         detail = text.split("Unable to open flagfile:", 1)[-1].strip()
         return (
             f"--flagfile: cannot be read ({detail}); "
             "give an existing flags file, e.g. --flagfile=flags/default.flags"
         )
     m = _ILLEGAL.match(text)
-    if m and m.group(1) in flag_values:
-        name, value = m.group(1), m.group(2)
-        return f"--{name}={value}: {_valid(flag_values[name], m.group(3))}"
+    flag = flag_for(m.group(1)) if m else None
+    if flag is not None:
+        return f"--{m.group(1)}={m.group(2)}: {_valid(flag, m.group(3))}"
     return text.splitlines()[0] if text else type(error).__name__
 
 
@@ -43,7 +49,7 @@ def _unknown(name: str, text: str) -> str:
     return f"--{name}: unknown flag; --helpshort lists the valid ones"
 
 
-def _valid(flag: flags.Flag, why: str) -> str:
+def _valid(flag: Any, why: str) -> str:
     """What is wrong and what the flag accepts, by the flag's type."""
     kind = flag.flag_type()
     enum_values = getattr(flag.parser, "enum_values", None)

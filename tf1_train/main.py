@@ -15,7 +15,7 @@ import sys
 from absl import app, flags
 
 from tf1_train import config as cfglib
-from tf1_train import flag_errors
+from tf1_train import flag_errors, outputs
 from tf1_train.errors import RunFailed, TrainingDiverged, UserError
 
 F = flags.FLAGS
@@ -149,10 +149,10 @@ def config_from_flags(f=F) -> cfglib.Config:
 
 
 # Exit statuses: 2 bad input (UserError), 3 the loss diverged (NaN/Inf),
-# 4 out of device memory or disk space (RunFailed).
+# 5 out of device memory or disk space (RunFailed).
 EXIT_BAD_INPUT = 2
 EXIT_DIVERGED = 3
-EXIT_RUN_FAILED = 4
+EXIT_RUN_FAILED = 5
 
 
 def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:  # noqa: F821
@@ -166,7 +166,7 @@ def parse_flags(argv):
     try:
         rest = F(argv)
     except flags.Error as e:
-        fail(flag_errors.explain(e, F))
+        fail(flag_errors.explain(e, lambda name: F[name] if name in F else None))
     if len(rest) > 1:
         fail(f"unexpected argument {rest[1]!r}: all options are --flags (see --helpshort)")
     return rest
@@ -193,6 +193,9 @@ def main(argv) -> None:
     del argv
     try:
         cfg = config_from_flags()
+        # Before TensorFlow loads: a bad train_dir is reported at once.
+        outputs.prepare_train_dir(cfg.run.train_dir)
+        outputs.check_trace_file(cfg.run.trace_file)
     except UserError as e:
         fail(str(e))
     quiet_tensorflow(cfg.devices.log_device_placement)

@@ -14,9 +14,10 @@ from typing import Dict, NamedTuple, Sequence
 
 import tensorflow as tf
 
-from tf1_train import checkpoints, data, devices, graph, loop, report, signals, summaries, trace
+from tf1_train import checkpoints, data, devices, graph, loop, report, signals, summaries
 from tf1_train.config import Config
-from tf1_train.errors import RunFailed, TrainingDiverged, UserError
+from tf1_train.errors import RunFailed, TrainingDiverged
+from tf1_train.outputs import check_trace_file, prepare_train_dir
 
 v1 = tf.compat.v1
 
@@ -46,7 +47,7 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     """
     wall_start = time.perf_counter()
     prepare_train_dir(cfg.run.train_dir)
-    trace.check_trace_file(cfg.run.trace_file)
+    check_trace_file(cfg.run.trace_file)
     plan, g = _build(cfg, gpus_found)
     print_startup(cfg, plan)
     with signals.graceful_stop() as stop:
@@ -162,23 +163,6 @@ def _print_end(cfg: Config, outcome: loop.Outcome) -> None:
             f"stopped at step {step}: saved {outcome.checkpoint}; rerun the same command to resume"
         )
     print(f"done: global step {step}  ({summary_path})", flush=True)
-
-
-def prepare_train_dir(path: str) -> None:
-    """Creates train_dir or fails with one line if it cannot be written."""
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise UserError(f"--train_dir={path}: exists and is not a directory")
-    try:
-        os.makedirs(path, exist_ok=True)
-        probe = os.path.join(path, ".write_test")
-        with open(probe, "w") as f:
-            f.write("ok")
-        os.unlink(probe)
-    except OSError as e:
-        raise UserError(
-            f"--train_dir={path}: cannot be created or written ({e.strerror}); "
-            "choose a writable directory"
-        ) from None
 
 
 def print_startup(cfg: Config, plan: devices.DevicePlan) -> None:
