@@ -17,6 +17,7 @@ import json
 import os
 import random
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -48,9 +49,13 @@ KINDS = ["step"] * 9 + ["startup"] * 3 + ["state_file", "delete_old", "delete_da
 
 
 class Forker:
-    """Client of tests/fault_worker.py (one TensorFlow import for all runs)."""
+    """Client of tests/fault_worker.py (one TensorFlow import for all runs).
 
-    def __init__(self, timeout: float = 120.0):
+    Every wait is bounded and says what it waited for: a reply from the
+    worker, or the end of one forked run (which is then killed).
+    """
+
+    def __init__(self, reply_timeout: float = 120.0, run_timeout: float = 180.0):
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="1")
         self.proc = subprocess.Popen(
             [sys.executable, os.path.join(ROOT, "tests", "fault_worker.py")],
@@ -60,11 +65,13 @@ class Forker:
             stdout=subprocess.PIPE,
             text=True,
         )
-        self.timeout = timeout
+        self.reply_timeout, self.run_timeout = reply_timeout, run_timeout
 
     def _ask(self, request) -> dict:
         self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
+        ready, _, _ = select.select([self.proc.stdout], [], [], self.reply_timeout)
+        assert ready, f"fault_worker.py did not answer {request} in {self.reply_timeout} s"
         line = self.proc.stdout.readline()
         assert line, "fault_worker.py exited"
         return json.loads(line)
@@ -73,17 +80,30 @@ class Forker:
         """Forks a run; ``faults``: oom_at_step=n, fsize_limit=bytes."""
         return self._ask({"argv": argv, "log": str(log), "kill_at": kill_at, **faults})["pid"]
 
+    def wait(self, pid) -> int:
+        """The run's exit status (negative: killed by that signal)."""
+        deadline = time.monotonic() + self.run_timeout
+        while not _is_zombie(pid) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        hung = not _is_zombie(pid)
+        if hung:
+            os.kill(pid, signal.SIGKILL)
+        status = self._ask({"wait": pid})["status"]
+        assert not hung, f"run {pid} did not end within {self.run_timeout} s; killed it"
+        return status
+
     def run(self, argv, log, **faults):
         """A whole run: (exit status, its output)."""
         status = self.wait(self.start(argv, log, **faults))
         return status, log.read_text()
 
-    def wait(self, pid) -> int:
-        return self._ask({"wait": pid})["status"]
-
     def close(self):
         self.proc.stdin.close()
-        self.proc.wait(timeout=30)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise
 
 
 def _wait_for(log, pattern, pid, timeout=120.0) -> bool:
@@ -93,7 +113,7 @@ def _wait_for(log, pattern, pid, timeout=120.0) -> bool:
     while time.monotonic() < deadline:
         if os.path.exists(log) and regex.search(open(log).read()):
             return True
-        if not os.path.exists(f"/proc/{pid}") or _is_zombie(pid):
+        if _is_zombie(pid):
             return False
         time.sleep(0.002)
     raise AssertionError(f"no {pattern!r} in {log} after {timeout} s")
@@ -261,7 +281,7 @@ def test_disk_full_while_saving_is_one_line_and_keeps_the_last_checkpoint(
     before = _files(train_dir)
     faults = make_full(train_dir)
     status, text = forker.run(args + ["--train_steps=8"], tmp_path / "full.log", **faults)
-    assert status == 4, text[-3000:]
+    assert status == 5, text[-3000:]
     assert "Traceback" not in text
     [line] = _error_lines(text)
     assert f"--train_dir={train_dir}: could not write checkpoint model.ckpt-6" in line
@@ -278,7 +298,7 @@ def test_out_of_memory_in_a_step_is_one_line_and_keeps_the_last_checkpoint(tmp_p
     assert status == 0, text[-2000:]
     before = _files(train_dir)
     status, text = forker.run(args + ["--train_steps=20"], tmp_path / "oom.log", oom_at_step=3)
-    assert status == 4, text[-3000:]
+    assert status == 5, text[-3000:]
     assert "Traceback" not in text
     [line] = _error_lines(text)
     assert line.startswith("error: out of memory on /device:CPU:1 at step 7 ")
