@@ -1,7 +1,7 @@
 """Bad input of every kind through the real command line (SPEC section 2).
 
-Each row runs ``python -m tf1_train.main`` in a subprocess and asserts what
-the spec promises: exit status 2, no Python traceback, exactly one
+Each row runs ``python -m tf1_train.main`` (a few: ``tf1_train.tf2.main``) in
+a subprocess and asserts what the spec promises: exit status 2, no Python traceback, exactly one
 ``error:`` line that names the flag or file (``names``) and says what would be
 valid (``valid``), and an already trained train_dir whose files (checkpoints,
 state file, events, run_summary.json) keep their bytes and mtimes, as does
@@ -26,6 +26,7 @@ import pytest
 from tests.conftest import run_cli, small_config
 from tf1_train import train
 
+TF2_MAIN = "tf1_train.tf2.main"
 BASE = ["--model=mlp", "--optimizer=sgd", "--batch_size=8", "--train_steps=6", "--device=cpu"]
 
 
@@ -35,6 +36,7 @@ class Bad(NamedTuple):
     names: str  # the flag or file the error line must name
     valid: str  # the part that says what would be valid
     setup: Optional[Callable] = None  # (tmp_path, run_dir) -> None, before the snapshot
+    module: str = "tf1_train.main"
 
 
 def _write(relpath: str, text: str = "x"):
@@ -186,7 +188,23 @@ RUNTIME = [
     Bad("trace_file is a dir", ["--trace_file={tmp}"], "--trace_file", "give a file name"),
 ]
 
-BAD = ENUMS + COUNTS + NUMBERS + COMBINATIONS + COMMAND_LINE + RUNTIME
+# The TF2 entry point takes the same flags plus --route, and the same rules.
+TF2 = [
+    Bad("tf2 route", ["--route=fit"], "--route=fit", "valid: custom, keras", module=TF2_MAIN),
+    Bad(
+        "tf2 train_dir is a file",
+        ["--train_dir={tmp}/afile"],
+        "afile",
+        "give a directory",
+        _write("afile"),
+        module=TF2_MAIN,
+    ),
+    Bad(
+        "tf2 batch too large", ["--batch_size=5000"], "--batch_size=5000", "lower", module=TF2_MAIN
+    ),
+]
+
+BAD = ENUMS + COUNTS + NUMBERS + COMBINATIONS + COMMAND_LINE + RUNTIME + TF2
 
 
 @pytest.fixture(scope="module")
@@ -224,7 +242,7 @@ def test_bad_input_is_one_clear_line_and_loses_nothing(row, trained, tmp_path):
     args = [a.format(tmp=tmp_path, run=run_dir) for a in row.args]
     if not any(a.startswith("--train_dir=") for a in args):
         args.append(f"--train_dir={run_dir}")
-    out = run_cli(BASE + args, timeout=120)
+    out = run_cli(BASE + args, timeout=120, module=row.module)
     text = out.stdout + out.stderr
     assert out.returncode == 2, text[-3000:]
     assert "Traceback" not in text
