@@ -59,9 +59,10 @@ def run_tf1(case, out):
     with tf.Graph().as_default():
         v1.set_random_seed(cfg.run.seed)  # as graph.build does
         gb = cfg.data.batch_size * cfg.devices.num_towers
-        it = v1.data.make_one_shot_iterator(pipeline.train_dataset(source, gb, cfg.data.seed))
+        it = v1.data.make_initializable_iterator(pipeline.train_dataset(source, gb, cfg.data.seed))
         batch = it.get_next()
         with v1.Session() as sess:
+            sess.run(it.initializer)
             batches = [sess.run(batch) for _ in range(case["steps"])]
     np.savez(
         out + "_tf1.npz",
@@ -85,7 +86,7 @@ def run_tf2(case, out):
     for name, var in trainer.model.by_name.items():
         var.assign(ref["init:" + name])
     losses = [
-        float(trainer.train_step(tf.constant(x), tf.constant(y)))
+        float(trainer.steps.train(tf.constant(x), tf.constant(y)))
         for x, y in zip(ref["images"], ref["labels"])
     ]
     final = {"final:" + n: v.numpy() for n, v in trainer.model.by_name.items()}
@@ -104,7 +105,9 @@ def run_keras(case, out):
     ref = np.load(out + "_tf1.npz")
     strategy, _ = make_strategy(cfg.devices, gpus_found=0)
     with strategy.scope():
-        model = keras_fit.build_model(cfg.model, source.image_shape, source.num_classes)
+        model = keras_fit.build_model(
+            cfg.model, source.image_shape, source.num_classes, source.scale
+        )
         keras_fit.compile_model(model, cfg.optimizer)
     by_name = keras_fit.variables_by_tf1_name(model)
     for name, var in by_name.items():
@@ -126,8 +129,8 @@ def main(side, cases_file, out_dir):
 
         ensure_logical_cpus(max(c["towers"] for c in cases))
     for case in cases:
-        if side == "keras" and not case.get("keras"):
-            continue
+        if (side == "keras") != bool(case.get("keras")) and side != "tf1":
+            continue  # tf1 runs every case; tf2 the custom-loop ones, keras its own
         SIDES[side](case, os.path.join(out_dir, case["id"]))
         print("done", case["id"], flush=True)
 

@@ -11,10 +11,10 @@ from typing import Dict, List, NamedTuple
 
 import tensorflow as tf
 
-from tf1_train import devices, models, optim, towers
+from tf1_train import data, devices, models, optim, towers
 from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig
-from tf1_train.data import pipeline
-from tf1_train.data.source import ArraySource
+from tf1_train.data import pipeline, synthetic
+from tf1_train.data.source import Source
 
 v1 = tf.compat.v1
 
@@ -30,7 +30,7 @@ class TrainGraph(NamedTuple):
     tower_losses: List[tf.Tensor]
     learning_rate: tf.Tensor
     global_step: tf.Variable
-    init_op: tf.Operation
+    init_op: tf.Operation  # global and local variables (synthetic input is local)
     post_init_ops: List[tf.Operation]  # replicated: broadcast tower 0's copy
     input_init: tf.Operation  # (re)starts training input at start_step
     start_step: tf.Tensor  # placeholder fed to input_init
@@ -45,7 +45,7 @@ class TrainGraph(NamedTuple):
 
 def build(
     model: str,
-    source: ArraySource,
+    source: Source,
     data_cfg: DataConfig,
     dev_cfg: DeviceConfig,
     opt_cfg: OptimizerConfig,
@@ -59,16 +59,12 @@ def build(
         with tf.device(plan.param_devices[0]):
             global_step = v1.train.get_or_create_global_step()
         num_towers = len(plan.tower_devices)
-        global_batch = data_cfg.batch_size * num_towers
         start_step = v1.placeholder_with_default(tf.constant(0, tf.int64), [], name="start_step")
-        with tf.device("/device:CPU:0"), tf.name_scope("input"):
-            ds = pipeline.train_dataset(source, global_batch, data_cfg.seed, start_step)
-            iterator = v1.data.make_initializable_iterator(ds)
-            images, labels = iterator.get_next()
+        tower_inputs, input_init = _train_input(source, data_cfg, plan, start_step)
         model_fn = models.get_model(model)
         built = towers.build_towers(
             model_fn,
-            pipeline.split_for_towers(images, labels, num_towers),
+            tower_inputs,
             source.num_classes,
             plan,
             dev_cfg.variable_update,
@@ -92,11 +88,13 @@ def build(
             tower_losses=[t.loss for t in built],
             learning_rate=lr,
             global_step=global_step,
-            init_op=v1.global_variables_initializer(),
+            init_op=tf.group(
+                v1.global_variables_initializer(), v1.local_variables_initializer(), name="init"
+            ),
             post_init_ops=towers.broadcast_ops(num_towers)
             if dev_cfg.variable_update == "replicated"
             else [],
-            input_init=iterator.initializer,
+            input_init=input_init,
             start_step=start_step,
             eval_init=eval_init,
             eval_correct=correct,
@@ -106,6 +104,39 @@ def build(
             saver=v1.train.Saver(saved, max_to_keep=3),
             variables_finite=_all_finite(saved.values()),
         )
+
+
+def _train_input(source, data_cfg, plan, start_step):
+    """(per-tower (float images, labels), the op that (re)starts the input).
+
+    Real data: one pipeline on the host CPU, each global batch split in order
+    over the towers. Synthetic data: a local variable on each tower's device,
+    nothing to restart. Either way each tower normalises its uint8 slice on
+    its own device.
+    """
+    num_towers = len(plan.tower_devices)
+    if data_cfg.use_synthetic_data:
+        inputs = synthetic.tower_inputs(
+            source, data_cfg.batch_size, plan.tower_devices, data_cfg.seed
+        )
+        init = tf.no_op(name="input_init")
+    else:
+        with tf.device("/device:CPU:0"), tf.name_scope("input"):
+            ds = pipeline.train_dataset(
+                source,
+                data_cfg.batch_size * num_towers,
+                data_cfg.seed,
+                start_step,
+                augment=data.augments(data_cfg),
+            )
+            iterator = v1.data.make_initializable_iterator(ds)
+            images, labels = iterator.get_next()
+        inputs, init = pipeline.split_for_towers(images, labels, num_towers), iterator.initializer
+    normalized = []
+    for i, (images, labels) in enumerate(inputs):
+        with tf.device(plan.tower_devices[i]), tf.name_scope(f"normalize_{i}"):
+            normalized.append((pipeline.normalize(images, source.scale), labels))
+    return normalized, init
 
 
 def _apply(built, opt_cfg, variable_update, global_step):
@@ -119,6 +150,7 @@ def _apply(built, opt_cfg, variable_update, global_step):
     else:
         grads_and_vars = towers.average_gradients(built)
     update_ops = [op for t in built for op in t.update_ops]
+    update_ops += towers.moving_average_updates(built, variable_update)
     with tf.control_dependencies(update_ops):
         train_op = opt.apply_gradients(grads_and_vars, global_step=global_step)
     return train_op, lr
@@ -145,7 +177,7 @@ def _build_eval(model_fn, source, device, variable_update):
         iterator = v1.data.make_initializable_iterator(ds)
         images, labels = iterator.get_next()
     with tf.device(device), towers.eval_scope(variable_update), tf.name_scope("eval"):
-        logits = model_fn(images, False, source.num_classes)
+        logits = model_fn(pipeline.normalize(images, source.scale), False, source.num_classes)
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
         count = tf.size(labels, out_type=tf.int64)

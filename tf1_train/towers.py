@@ -13,6 +13,20 @@ Two ``--variable_update`` modes, as in tf_cnn_benchmarks:
 
 The rule in both: the update uses the mean over towers of each tower's mean
 loss gradient, so N towers x batch B == 1 tower x batch N*B (PITFALLS 4).
+
+Batch-norm moving statistics follow the same idea (``moving_average_updates``):
+no tower updates the shared variable itself, since N towers writing one
+variable in whatever order the scheduler picks is not deterministic. Each
+tower records its batch statistics; one update per moving variable applies
+``moving = moving * decay + (1 - decay) * mean_over_towers(batch statistic)``,
+next to the variable, with the train op. In replicated mode every copy gets
+that same update, so the copies stay identical. This is what TF2's
+MirroredStrategy does (a MEAN-aggregated assign of a SyncOnRead variable).
+The mean of the towers' variances leaves out the variance between the tower
+means, so with towers the moving variance is slightly below that of one
+N*B batch, exactly as with MirroredStrategy. Per-tower batch statistics
+also mean that, for a batch-norm model, N towers x B normalise differently
+from 1 tower x N*B; the gradient rule above holds per tower.
 """
 
 from __future__ import annotations
@@ -23,6 +37,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 import tensorflow as tf
 
 from tf1_train import devices
+from tf1_train.models.layers import MOVING_STATS, MovingStat
 
 v1 = tf.compat.v1
 
@@ -36,6 +51,7 @@ class Tower(NamedTuple):
     loss: tf.Tensor  # this tower's mean cross-entropy plus weight decay
     grads_and_vars: GradsAndVars
     update_ops: List[tf.Operation]  # from UPDATE_OPS, in this tower's scope
+    moving_stats: List[MovingStat]  # batch statistics its batch-norm layers recorded
 
 
 def replica_prefix(tower: int) -> str:
@@ -88,10 +104,13 @@ def build_towers(
         else:
             device_fn = devices.tower_device_fn(device, plan.param_devices, strategy)
             scope = v1.variable_scope(v1.get_variable_scope(), reuse=i > 0)
+        recorded = len(v1.get_collection(MOVING_STATS))
         with v1.device(device_fn), scope, tf.name_scope(f"tower_{i}") as name_scope:
-            towers.append(
-                _build_one(model_fn, images, labels, num_classes, weight_decay, device, name_scope)
+            tower = _build_one(
+                model_fn, images, labels, num_classes, weight_decay, device, name_scope
             )
+        stats = v1.get_collection(MOVING_STATS)[recorded:]
+        towers.append(tower._replace(moving_stats=stats))
     check_same_variables(towers, variable_update)
     return towers
 
@@ -111,7 +130,7 @@ def _build_one(model_fn, images, labels, num_classes, weight_decay, device, name
         loss = tf.add(xent, weight_decay * l2, name="loss")
     grads = v1.gradients(loss, params, colocate_gradients_with_ops=True)
     updates = v1.get_collection(v1.GraphKeys.UPDATE_OPS, scope=name_scope)
-    return Tower(device, loss, list(zip(grads, params)), updates)
+    return Tower(device, loss, list(zip(grads, params)), updates, [])
 
 
 def check_same_variables(towers: Sequence[Tower], variable_update: str) -> None:
@@ -191,6 +210,34 @@ def all_reduce_gradients(towers: Sequence[Tower]) -> List[GradsAndVars]:
             with tf.device(tower.device):
                 per_tower[i].append((mean_gradient(grads, var.op.name), var))
     return per_tower
+
+
+def moving_average_updates(towers: Sequence[Tower], variable_update: str) -> List[tf.Operation]:
+    """One update per moving variable from the mean over towers (module doc).
+
+    parameter_server: every tower recorded the same shared variable; its
+    update is computed next to it. replicated: tower i recorded its own copy;
+    each copy's update is computed on its tower's device from the same
+    inputs in the same order, so all copies receive bit-identical values.
+    """
+    updates = []
+    for records in zip(*[t.moving_stats for t in towers]):
+        values = [r.value for r in records]
+        if variable_update == "replicated":
+            for record, tower in zip(records, towers):
+                with tf.device(tower.device):
+                    updates.append(_moving_average(record, values))
+        else:
+            with v1.colocate_with(records[0].variable):
+                updates.append(_moving_average(records[0], values))
+    return updates
+
+
+def _moving_average(record: MovingStat, values: Sequence[tf.Tensor]) -> tf.Operation:
+    var, decay = record.variable, record.decay
+    mean = mean_gradient(values, var.op.name)  # the same mean as for gradients
+    new = var.read_value() * decay + (1.0 - decay) * mean
+    return var.assign(new, read_value=False)
 
 
 def broadcast_ops(num_towers: int) -> List[tf.Operation]:

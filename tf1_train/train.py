@@ -48,10 +48,11 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     wall_start = time.perf_counter()
     prepare_train_dir(cfg.run.train_dir)
     check_trace_file(cfg.run.trace_file)
-    plan, g = _build(cfg, gpus_found)
+    plan, source, g = _build(cfg, gpus_found)
     print_startup(cfg, plan)
     with signals.graceful_stop() as stop:
-        outcome, restored = _train(cfg, plan, g, stop)
+        with data.read_errors(source):
+            outcome, restored = _train(cfg, plan, g, stop)
         summary = make_summary(cfg, plan, outcome, restored, time.perf_counter() - wall_start)
         write_summary(cfg.run.train_dir, summary, outcome.checkpoint)
     _print_end(cfg, outcome)
@@ -65,7 +66,7 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
 
 
 def _build(cfg: Config, gpus_found: int | None):
-    """Plans devices, loads the data and builds the graph: (plan, TrainGraph)."""
+    """Plans devices, loads the data and builds the graph: (plan, source, TrainGraph)."""
     if gpus_found is None:
         gpus_found = devices.count_gpus()
     plan = devices.plan_devices(cfg.devices, gpus_found)
@@ -76,7 +77,7 @@ def _build(cfg: Config, gpus_found: int | None):
     if cfg.run.deterministic:
         tf.config.experimental.enable_op_determinism()
     g = graph.build(cfg.model, source, cfg.data, cfg.devices, cfg.optimizer, plan, cfg.run.seed)
-    return plan, g
+    return plan, source, g
 
 
 def _train(cfg: Config, plan: devices.DevicePlan, g: graph.TrainGraph, stop):

@@ -1,63 +1,69 @@
-"""tf.data pipelines: exact-resume shuffling, per-tower batches, eval batches.
+"""tf.data pipelines: exact-resume training batches, eval batches, tower split.
 
-Training order is a pure function of (seed, step): epoch ``e`` is the training
-set shuffled with seed ``(seed, e)``, and a run that starts at global step
-``k`` skips exactly the ``k * global_batch`` examples it already consumed.
-That is what makes a resumed ``--deterministic`` run end bit-identical to one
-that never stopped, without storing iterator state in the checkpoint.
+The order of the training stream is a pure function of (seed, position)
+(``order.py``); a run that starts at global step ``k`` starts at position
+``k * global_batch``, so a resumed ``--deterministic`` run reads exactly what
+an uninterrupted one would have.
+
+Batches leave the pipeline as uint8: each tower normalises its slice on its
+own device (``normalize``, called by graph.py), so a GPU receives a quarter
+of the bytes float32 would need and the host does no per-batch float work.
+Augmentation, when on, works on the uint8 batches.
 """
 
 from __future__ import annotations
 
 from typing import List, Tuple
 
-import numpy as np
 import tensorflow as tf
 
-from tf1_train.data.source import ArraySource
-
-v1 = tf.compat.v1
+from tf1_train.data import augment as augmentlib
+from tf1_train.data import order
+from tf1_train.data.source import Source
 
 
 def train_dataset(
-    source: ArraySource,
+    source: Source,
     global_batch: int,
     seed: int,
     start_step=0,
+    num_shards: int = 1,
+    shard_index: int = 0,
+    augment: bool = False,
 ) -> tf.data.Dataset:
-    """Endless batches of (float images, int32 labels) starting at a step.
+    """Endless batches of (uint8 images, int32 labels) starting at a step.
 
-    ``start_step`` may be a tensor (a placeholder fed when the iterator is
-    initialised after a restore).
+    Args:
+      source: where the examples come from.
+      global_batch: examples per step in this worker (batch_size x towers).
+      seed: the data seed; epoch e is shuffled with (seed, e).
+      start_step: the step to start at; may be a tensor (a placeholder fed
+        when the iterator is initialised after a restore).
+      num_shards, shard_index: this worker's share of the training set
+        (distributed training: one shard per worker).
+      augment: cifar10 crop-and-flip, seeded by (seed, example position).
     """
-    n = source.num_train
-    examples = tf.data.Dataset.from_tensor_slices(
-        (source.train_images, source.train_labels.astype(np.int32))
-    )
     consumed = tf.cast(start_step, tf.int64) * global_batch
-    first_epoch, offset = consumed // n, consumed % n
+    ds = source.train_batches(global_batch, seed, consumed, num_shards, shard_index)
+    if augment:
 
-    def one_epoch(epoch):
-        epoch_seed = tf.cast(seed, tf.int64) * 1_000_003 + epoch
-        return examples.shuffle(n, seed=epoch_seed, reshuffle_each_iteration=False)
+        def crop_flip(k, batch):
+            images, labels = batch
+            pos = order.positions(consumed, k, global_batch)
+            return augmentlib.crop_flip(images, pos, seed), labels
 
-    ds = tf.data.Dataset.range(first_epoch, np.iinfo(np.int64).max)
-    ds = ds.flat_map(one_epoch).skip(offset)
-    ds = ds.batch(global_batch, drop_remainder=True)
-    ds = ds.map(lambda x, y: (normalize(x, source.scale), y))
+        ds = ds.enumerate().map(crop_flip, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
     return ds.prefetch(2)
 
 
-def eval_dataset(source: ArraySource, batch_size: int) -> tf.data.Dataset:
-    """The test split once, in order, the last batch possibly short."""
-    ds = tf.data.Dataset.from_tensor_slices(
-        (source.test_images, source.test_labels.astype(np.int32))
-    )
-    ds = ds.batch(batch_size)
-    return ds.map(lambda x, y: (normalize(x, source.scale), y)).prefetch(2)
+def eval_dataset(source: Source, batch_size: int) -> tf.data.Dataset:
+    """The test split once, in order, the last batch possibly short (uint8)."""
+    return source.eval_batches(batch_size).prefetch(2)
 
 
 def normalize(images: tf.Tensor, scale: float) -> tf.Tensor:
+    """Pixels -> float32 in [0, 1]: ``scale`` (the source's brightest value)
+    becomes 1."""
     return tf.cast(images, tf.float32) * (1.0 / scale)
 
 

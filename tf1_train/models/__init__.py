@@ -11,13 +11,16 @@ from typing import Callable
 
 ModelFn = Callable  # (images, is_training, num_classes) -> logits
 
-_MODULES = {
-    "mlp": "tf1_train.models.mlp",
-    "lenet5": "tf1_train.models.lenet5",
+_BUILDERS = {  # name -> (module, function)
+    "mlp": ("tf1_train.models.mlp", "build"),
+    "lenet5": ("tf1_train.models.lenet5", "build"),
+    "resnet20": ("tf1_train.models.resnet", "build_resnet20"),
+    "resnet32": ("tf1_train.models.resnet", "build_resnet32"),
+    "resnet56": ("tf1_train.models.resnet", "build_resnet56"),
 }
 
 
 def get_model(name: str) -> ModelFn:
     """Returns the build function of model ``name`` (validated by config)."""
-    module = importlib.import_module(_MODULES[name])
-    return module.build
+    module, function = _BUILDERS[name]
+    return getattr(importlib.import_module(module), function)

@@ -11,14 +11,15 @@ towers or input ops the graph has, which is what lets the tests compare
 1 tower against N towers, and parameter_server against replicated.
 
 Naming: kernels are ``.../weights`` (the only variables weight decay touches),
-biases ``.../biases``.
+biases ``.../biases``, batch norm ``beta``, ``gamma`` (trainable) and
+``moving_mean``, ``moving_variance`` (not trainable).
 """
 
 from __future__ import annotations
 
 import re
 import zlib
-from typing import Callable, Optional
+from typing import Callable, NamedTuple, Optional
 
 import tensorflow as tf
 
@@ -26,6 +27,30 @@ v1 = tf.compat.v1
 
 WEIGHTS = "weights"
 BIASES = "biases"
+
+# Batch norm, with Torch's constants (nn.SpatialBatchNormalization, which the
+# ResNet paper's CIFAR code used): decay 0.9 (momentum 0.1) and epsilon 1e-5.
+# Decay 0.9 lets the moving statistics follow the weights within ~20 steps, so
+# the short runs made here evaluate with statistics of the current model;
+# 0.99 or tf.contrib's 0.999 would still remember the initial weights after
+# hundreds of steps. Epsilon only guards the division; Keras' 1e-3 would
+# visibly shrink channels with small variances.
+BN_DECAY = 0.9
+BN_EPSILON = 1e-5
+MOVING_STATS = "tf1_train_moving_stats"  # graph collection of MovingStat
+
+
+class MovingStat(NamedTuple):
+    """A batch statistic that a moving-average variable should follow.
+
+    Batch norm records these instead of updating its moving averages itself:
+    towers.moving_average_updates applies one update per variable from the
+    mean over towers (see there why).
+    """
+
+    variable: tf.Variable
+    value: tf.Tensor
+    decay: float
 
 
 # Replicated mode builds tower i's copy under "v{i}/" (towers.py); the copy
@@ -115,6 +140,29 @@ def conv2d(
         if use_bias:
             y = tf.nn.bias_add(y, variable(BIASES, [filters], zeros))
     return y
+
+
+def batch_norm(x: tf.Tensor, is_training: bool, name: str) -> tf.Tensor:
+    """Batch normalisation over N, H, W (or N for 2-D input), our own.
+
+    Keras 3's BatchNormalization adds nothing to UPDATE_OPS in a v1 graph, so
+    its moving statistics never move (PITFALLS 2). Training normalises with
+    the batch's mean and (biased) variance and records both in the
+    MOVING_STATS collection; evaluation normalises with the moving averages.
+    """
+    channels = int(x.shape[-1])
+    with v1.variable_scope(name):
+        beta = variable("beta", [channels], zeros)
+        gamma = variable("gamma", [channels], ones)
+        moving_mean = variable("moving_mean", [channels], zeros, trainable=False)
+        moving_variance = variable("moving_variance", [channels], ones, trainable=False)
+        if is_training:
+            mean, var = tf.nn.moments(x, axes=list(range(len(x.shape) - 1)))
+            v1.add_to_collection(MOVING_STATS, MovingStat(moving_mean, mean, BN_DECAY))
+            v1.add_to_collection(MOVING_STATS, MovingStat(moving_variance, var, BN_DECAY))
+        else:
+            mean, var = moving_mean, moving_variance
+        return tf.nn.batch_normalization(x, mean, var, beta, gamma, BN_EPSILON)
 
 
 def max_pool(x: tf.Tensor, size: int = 2, stride: int = 2) -> tf.Tensor:

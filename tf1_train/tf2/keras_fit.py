@@ -24,8 +24,11 @@ from tf1_train.errors import UserError
 SUPPORTED = ("mlp", "lenet5")
 
 
-def build_model(name: str, image_shape: Tuple[int, int, int], num_classes: int) -> keras.Model:
-    """A Keras model computing what tf1_train.models.<name> computes."""
+def build_model(
+    name: str, image_shape: Tuple[int, int, int], num_classes: int, scale: float
+) -> keras.Model:
+    """A Keras model computing what tf1_train.models.<name> computes, from
+    uint8 pixels (``Rescaling`` by 1/scale is its first layer)."""
     if name not in SUPPORTED:
         raise UserError(f"--model={name}: the Keras fit route supports {', '.join(SUPPORTED)}")
     relu = "relu"
@@ -47,7 +50,7 @@ def build_model(name: str, image_shape: Tuple[int, int, int], num_classes: int) 
             layers.Dense(84, relu, name="fc4"),
         ]
     inputs = keras.Input(shape=image_shape)
-    x = inputs
+    x = layers.Rescaling(1.0 / scale)(inputs)
     for layer in body + [layers.Dense(num_classes, name="logits")]:
         x = layer(x)
     return keras.Model(inputs, x, name=name)
@@ -143,11 +146,15 @@ def run(cfg, gpus_found=None):
         print(f"warning: {plan.warning}", flush=True, file=sys.stderr)
     with strategy.scope():
         model = compile_model(
-            build_model(cfg.model, source.image_shape, source.num_classes), cfg.optimizer
+            build_model(cfg.model, source.image_shape, source.num_classes, source.scale),
+            cfg.optimizer,
         )
     progress = tf2_train.Progress(cfg, 0)
     global_batch = cfg.data.batch_size * cfg.devices.num_towers
-    ds = pipeline.train_dataset(source, global_batch, cfg.data.seed, 0)
+    # Synthetic data: the source's own random batches, from a host pipeline.
+    ds = pipeline.train_dataset(
+        source, global_batch, cfg.data.seed, 0, augment=data.augments(cfg.data)
+    )
     callback = _ProgressCallback(progress, cfg.optimizer.learning_rate)
     model.fit(
         ds, epochs=1, steps_per_epoch=progress.todo, verbose=0, shuffle=False, callbacks=[callback]

@@ -58,8 +58,16 @@ class Params(tf.Module):
 class Dense:
     """``activation(x @ weights + biases)``."""
 
-    def __init__(self, params: Params, name: str, in_dim: int, units: int, activation=None):
-        self.w = params.create(f"{name}/weights", [in_dim, units], glorot_uniform)
+    def __init__(
+        self,
+        params: Params,
+        name: str,
+        in_dim: int,
+        units: int,
+        activation=None,
+        kernel_init: Callable = glorot_uniform,
+    ):
+        self.w = params.create(f"{name}/weights", [in_dim, units], kernel_init)
         self.b = params.create(f"{name}/biases", [units], zeros)
         self.activation = activation
 
@@ -93,6 +101,33 @@ class Conv2D:
         s = self.stride
         y = tf.nn.conv2d(x, self.w, strides=[1, s, s, 1], padding="SAME")
         return tf.nn.bias_add(y, self.b) if self.b is not None else y
+
+
+BN_DECAY = 0.9  # as tf1_train.models.layers
+BN_EPSILON = 1e-5
+
+
+class BatchNorm:
+    """Our batch norm, as in the TF1 graph: batch statistics in training,
+    recorded in ``stats`` (moving variable name -> batch statistic) for the
+    step to average over replicas and apply once; moving statistics in eval."""
+
+    def __init__(self, params: Params, name: str, channels: int):
+        self.beta = params.create(f"{name}/beta", [channels], zeros)
+        self.gamma = params.create(f"{name}/gamma", [channels], ones)
+        self.moving_mean = params.create(f"{name}/moving_mean", [channels], zeros, False)
+        self.moving_variance = params.create(f"{name}/moving_variance", [channels], ones, False)
+        self.stat_names = (f"{name}/moving_mean", f"{name}/moving_variance")
+
+    def __call__(self, x: tf.Tensor, training: bool, stats: Optional[Dict]) -> tf.Tensor:
+        if training:
+            mean, var = tf.nn.moments(x, axes=list(range(len(x.shape) - 1)))
+            if stats is not None:
+                stats[self.stat_names[0]] = mean
+                stats[self.stat_names[1]] = var
+        else:
+            mean, var = self.moving_mean, self.moving_variance
+        return tf.nn.batch_normalization(x, mean, var, self.beta, self.gamma, BN_EPSILON)
 
 
 def max_pool(x: tf.Tensor, size: int = 2, stride: int = 2) -> tf.Tensor:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Tuple
+from typing import Dict, Optional, Tuple
 
 import tensorflow as tf
 
@@ -10,7 +10,11 @@ from tf1_train.tf2 import layers
 
 
 class Model(tf.Module):
-    """Base: a ``Params`` store and ``__call__(images, training) -> logits``."""
+    """Base: a ``Params`` store and ``__call__(images, training, stats) -> logits``.
+
+    ``stats``, when given in training, receives each batch-norm layer's batch
+    statistics by moving-variable name (models without batch norm ignore it).
+    """
 
     def __init__(self, name: str):
         super().__init__(name=name)
@@ -25,6 +29,11 @@ class Model(tf.Module):
     def trainable_by_name(self) -> Dict[str, tf.Variable]:
         return {n: v for n, v in self.by_name.items() if v.trainable}
 
+    @property
+    def moving_by_name(self) -> Dict[str, tf.Variable]:
+        """Batch-norm moving statistics, in creation order."""
+        return {n: v for n, v in self.by_name.items() if not v.trainable}
+
 
 class MLP(Model):
     def __init__(self, image_shape: Tuple[int, int, int], num_classes: int):
@@ -34,8 +43,8 @@ class MLP(Model):
         self.fc2 = layers.Dense(p, "fc2", 256, 128, tf.nn.relu)
         self.logits = layers.Dense(p, "logits", 128, num_classes)
 
-    def __call__(self, images: tf.Tensor, training: bool) -> tf.Tensor:
-        del training
+    def __call__(self, images: tf.Tensor, training: bool, stats=None) -> tf.Tensor:
+        del training, stats
         return self.logits(self.fc2(self.fc1(layers.flatten(images))))
 
 
@@ -51,8 +60,8 @@ class LeNet5(Model):
         self.fc4 = layers.Dense(p, "fc4", 120, 84, tf.nn.relu)
         self.logits = layers.Dense(p, "logits", 84, num_classes)
 
-    def __call__(self, images: tf.Tensor, training: bool) -> tf.Tensor:
-        del training
+    def __call__(self, images: tf.Tensor, training: bool, stats=None) -> tf.Tensor:
+        del training, stats
         x = layers.max_pool(tf.nn.relu(self.conv1(images)))
         x = layers.max_pool(tf.nn.relu(self.conv2(x)))
         x = self.fc4(self.fc3(layers.flatten(x)))
@@ -64,7 +73,69 @@ def _pooled(n: int) -> int:
     return (n + 1) // 2
 
 
-MODELS = {"mlp": MLP, "lenet5": LeNet5}
+class ConvBN:
+    """conv (no bias, He-normal) then batch norm, scopes ``<name>/conv``, ``<name>/bn``."""
+
+    def __init__(self, p, name, in_channels, filters, kernel, stride):
+        self.conv = layers.Conv2D(
+            p, f"{name}/conv", in_channels, filters, kernel, stride, False, layers.he_normal
+        )
+        self.bn = layers.BatchNorm(p, f"{name}/bn", filters)
+
+    def __call__(self, x, training, stats):
+        return self.bn(self.conv(x), training, stats)
+
+
+class Block:
+    """The basic block of tf1_train/models/resnet.py, projection shortcut included."""
+
+    def __init__(self, p, name, in_channels, filters, stride):
+        self.projection = None
+        if stride != 1 or in_channels != filters:
+            self.projection = ConvBN(p, f"{name}/projection", in_channels, filters, 1, stride)
+        self.a = ConvBN(p, f"{name}/a", in_channels, filters, 3, stride)
+        self.b = ConvBN(p, f"{name}/b", filters, filters, 3, 1)
+
+    def __call__(self, x, training, stats):
+        shortcut = x if self.projection is None else self.projection(x, training, stats)
+        y = tf.nn.relu(self.a(x, training, stats))
+        return tf.nn.relu(self.b(y, training, stats) + shortcut)
+
+
+class ResNet(Model):
+    """He et al. 2016's CIFAR ResNet with 6n+2 layers (see models/resnet.py)."""
+
+    def __init__(self, n: int, image_shape: Tuple[int, int, int], num_classes: int, name: str):
+        super().__init__(name)
+        p = self.params
+        self.init = ConvBN(p, "init", image_shape[-1], 16, 3, 1)
+        self.blocks, channels = [], 16
+        for stage, filters in enumerate((16, 32, 64)):
+            for block in range(n):
+                stride = 2 if stage > 0 and block == 0 else 1
+                name_ = f"stage{stage + 1}/block{block + 1}"
+                self.blocks.append(Block(p, name_, channels, filters, stride))
+                channels = filters
+        self.logits = layers.Dense(p, "logits", 64, num_classes, kernel_init=layers.he_normal)
+
+    def __call__(self, images: tf.Tensor, training: bool, stats: Optional[Dict] = None):
+        x = tf.nn.relu(self.init(tf.convert_to_tensor(images), training, stats))
+        for block in self.blocks:
+            x = block(x, training, stats)
+        return self.logits(tf.reduce_mean(x, axis=[1, 2]))
+
+
+def _resnet(n: int, name: str):
+    return lambda image_shape, num_classes: ResNet(n, image_shape, num_classes, name)
+
+
+MODELS = {
+    "mlp": MLP,
+    "lenet5": LeNet5,
+    "resnet20": _resnet(3, "resnet20"),
+    "resnet32": _resnet(5, "resnet32"),
+    "resnet56": _resnet(9, "resnet56"),
+}
 
 
 def build(name: str, image_shape: Tuple[int, int, int], num_classes: int) -> Model:

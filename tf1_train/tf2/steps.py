@@ -11,58 +11,115 @@ to its copy: TF1's replicated mode.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Dict, NamedTuple
 
 import tensorflow as tf
 
-from tf1_train.tf2 import models, optim
+from tf1_train.tf2 import layers, models, optim
 
 SUM = tf.distribute.ReduceOp.SUM
 
 
-def make_train_step(
+class Steps(NamedTuple):
+    """The compiled functions of a TF2 run."""
+
+    train: Callable  # (uint8 global batch images, labels) -> mean loss
+    train_on_replicas: Callable  # (PerReplica images, labels) -> mean loss
+    eval: Callable  # (uint8 images, labels) -> (correct, count)
+
+
+def make_steps(
     strategy: tf.distribute.Strategy,
     model: models.Model,
     optimizer: optim.Optimizer,
     global_batch: int,
     weight_decay: float,
-) -> Callable:
-    """Returns ``step(images, labels) -> mean loss`` as a tf.function."""
+    scale: float,
+) -> Steps:
+    """Builds the train steps (global batch or per-replica input) and eval."""
     trainables = model.trainable_by_name
     names = list(trainables)
     variables = [trainables[n] for n in names]
     decayed = [v for n, v in trainables.items() if n.endswith("/weights")]
+    moving = model.moving_by_name
     per_replica = global_batch // strategy.num_replicas_in_sync
 
     def replica_step(images, labels):
-        i = tf.distribute.get_replica_context().replica_id_in_sync_group
-        x = images[i * per_replica : (i + 1) * per_replica]
-        y = labels[i * per_replica : (i + 1) * per_replica]
+        # Each replica normalises its uint8 slice on its own device, as TF1 towers do.
+        x = tf.cast(images, tf.float32) * (1.0 / scale)
+        stats = {}
         with tf.GradientTape() as tape:
-            logits = model(x, training=True)
-            xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits)
+            logits = model(x, training=True, stats=stats)
+            xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
             loss = tf.nn.compute_average_loss(xent, global_batch_size=global_batch)
             if weight_decay > 0:
                 l2 = tf.add_n([tf.nn.l2_loss(w) for w in decayed])
                 loss += tf.nn.scale_regularization_loss(weight_decay * l2)
-        return loss, tape.gradient(loss, variables)
+        return loss, tape.gradient(loss, variables), [stats[n] for n in moving]
 
-    @tf.function
-    def step(images, labels):
-        losses, grads = strategy.run(replica_step, args=(images, labels))
+    def sliced_step(images, labels):
+        i = tf.distribute.get_replica_context().replica_id_in_sync_group
+        part = slice(i * per_replica, (i + 1) * per_replica)
+        return replica_step(images[part], labels[part])
+
+    def apply(losses, grads, stats):
         reduced = strategy.extended.batch_reduce_to(SUM, list(zip(grads, variables)))
         optimizer.apply(strategy, list(zip(reduced, names)), trainables)
+        update_moving_statistics(strategy, moving, stats)
         return strategy.reduce(SUM, losses, axis=None)
 
-    return step
+    @tf.function
+    def train(images, labels):
+        return apply(*strategy.run(sliced_step, args=(images, labels)))
+
+    @tf.function
+    def train_on_replicas(images, labels):
+        return apply(*strategy.run(replica_step, args=(images, labels)))
+
+    return Steps(train, train_on_replicas, make_eval_step(model, scale))
 
 
-def make_eval_step(model: models.Model) -> Callable:
-    """``(images, labels) -> (correct, count)`` with moving statistics."""
+def update_moving_statistics(strategy, moving: Dict[str, tf.Variable], stats) -> None:
+    """moving = decay * moving + (1 - decay) * mean over replicas of the batch
+    statistic: TF1's one update per moving variable (towers.moving_average_updates)."""
+    if not moving:
+        return
+    n = strategy.num_replicas_in_sync
+    summed = strategy.extended.batch_reduce_to(SUM, list(zip(stats, moving.values())))
+    decay = layers.BN_DECAY
+
+    def update(var, total):
+        mean = total if n == 1 else total * (1.0 / n)
+        return var.assign(var * decay + (1.0 - decay) * mean)
+
+    for var, total in zip(moving.values(), summed):
+        strategy.extended.update(var, update, args=(total,))
+
+
+def synthetic_batches(strategy: tf.distribute.Strategy, batch_size: int, source, seed: int):
+    """One random batch per replica, made on its device once (no host copy),
+    like the TF1 towers' synthetic local variables."""
+
+    def make(ctx):
+        i = ctx.replica_id_in_sync_group
+        shape = [batch_size, *source.image_shape]
+        pixels = tf.random.stateless_uniform(shape, [seed, 2 * i], maxval=256, dtype=tf.int32)
+        labels = tf.random.stateless_uniform(
+            [batch_size], [seed, 2 * i + 1], maxval=source.num_classes, dtype=tf.int32
+        )
+        return tf.cast(pixels, tf.float32), labels
+
+    images = strategy.experimental_distribute_values_from_function(lambda c: make(c)[0])
+    labels = strategy.experimental_distribute_values_from_function(lambda c: make(c)[1])
+    return images, labels
+
+
+def make_eval_step(model: models.Model, scale: float) -> Callable:
+    """``(uint8 images, labels) -> (correct, count)`` with moving statistics."""
 
     @tf.function
     def eval_step(images, labels):
-        logits = model(images, training=False)
+        logits = model(tf.cast(images, tf.float32) * (1.0 / scale), training=False)
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
         return correct, tf.size(labels, out_type=tf.int64)

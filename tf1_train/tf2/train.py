@@ -26,8 +26,7 @@ class Trainer(NamedTuple):
     plan: devices.DevicePlan
     model: models.Model
     optimizer: optim.Optimizer
-    train_step: object  # tf.function (images, labels) -> loss
-    eval_step: object  # tf.function (images, labels) -> (correct, count)
+    steps: steps.Steps
 
     def state_by_name(self) -> Dict[str, tf.Variable]:
         """Model variables and optimizer state by TF1 checkpoint name."""
@@ -46,8 +45,10 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
         model = models.build(cfg.model, source.image_shape, source.num_classes)
         opt = optim.make(cfg.optimizer, model.trainable_by_name)
     global_batch = cfg.data.batch_size * cfg.devices.num_towers
-    step = steps.make_train_step(strategy, model, opt, global_batch, cfg.optimizer.weight_decay)
-    return Trainer(strategy, plan, model, opt, step, steps.make_eval_step(model))
+    compiled = steps.make_steps(
+        strategy, model, opt, global_batch, cfg.optimizer.weight_decay, source.scale
+    )
+    return Trainer(strategy, plan, model, opt, compiled)
 
 
 def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
@@ -113,18 +114,27 @@ class Progress:
 def train_loop(trainer: Trainer, cfg: Config, source, start: int):
     """Steps from ``start`` to --train_steps; returns (losses, examples/sec)."""
     progress = Progress(cfg, start)
-    global_batch = cfg.data.batch_size * cfg.devices.num_towers
-    ds = pipeline.train_dataset(source, global_batch, cfg.data.seed, start)
     lr = lambda: float(optim.learning_rate(cfg.optimizer, trainer.optimizer.step))  # noqa: E731
-    for images, labels in ds.take(progress.todo):
-        progress.step_done(float(trainer.train_step(images, labels)), lr)
+    if cfg.data.use_synthetic_data:
+        batch = steps.synthetic_batches(
+            trainer.strategy, cfg.data.batch_size, source, cfg.data.seed
+        )
+        for _ in range(progress.todo):
+            progress.step_done(float(trainer.steps.train_on_replicas(*batch)), lr)
+    else:
+        global_batch = cfg.data.batch_size * cfg.devices.num_towers
+        ds = pipeline.train_dataset(
+            source, global_batch, cfg.data.seed, start, augment=data.augments(cfg.data)
+        )
+        for images, labels in ds.take(progress.todo):
+            progress.step_done(float(trainer.steps.train(images, labels)), lr)
     return progress.losses, progress.meter.overall_rate()
 
 
 def evaluate(trainer: Trainer, source) -> float:
     correct = total = 0
     for images, labels in pipeline.eval_dataset(source, EVAL_BATCH):
-        c, n = trainer.eval_step(images, labels)
+        c, n = trainer.steps.eval(images, labels)
         correct, total = correct + int(c), total + int(n)
     return correct / max(total, 1)
 

@@ -1,0 +1,218 @@
+"""Side-by-side benchmark: TF1 towers against the TF2 routes, and the machine's limit.
+
+    python -m tf1_train.bench [--quick] [--out bench_results.json]
+
+Every (workload, route) run is a fresh process, so TF1 and TF2 never share
+one and each has its own peak RSS. Routes run interleaved (A B C ... A B C)
+so a slow minute of the machine hits every route alike. Synthetic data on
+each tower's device keeps input out of the comparison. The machine's limit
+is TensorFlow's own large fp32 matmul rate, measured in the same run; a
+model's FLOPs per training example come from the TF1 graph's profiler counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Dict, List, NamedTuple
+
+ROUTES = {
+    "tf1_ps": ("tf1_train.main", ["--variable_update=parameter_server"]),
+    "tf1_replicated": ("tf1_train.main", ["--variable_update=replicated"]),
+    "tf1_xla": ("tf1_train.main", ["--xla"]),
+    "tf2_custom": ("tf1_train.tf2.main", ["--route=custom"]),
+    "tf2_keras": ("tf1_train.tf2.main", ["--route=keras"]),
+}
+BASELINE = "tf2_custom"
+
+
+class Workload(NamedTuple):
+    name: str
+    model: str
+    dataset: str
+    batch_size: int  # per tower
+    steps: int
+    quick_steps: int
+
+
+WORKLOADS = [
+    Workload("lenet5/digits", "lenet5", "digits", 64, 400, 150),
+    Workload("lenet5/mnist", "lenet5", "mnist", 64, 200, 60),
+    Workload("resnet20/cifar10", "resnet20", "cifar10", 32, 40, 12),
+]
+
+
+class Sample(NamedTuple):
+    examples_per_sec: float
+    first_step_seconds: float
+    peak_rss_mb: float
+
+
+def run_once(workload: Workload, route: str, steps: int, towers: int) -> Sample:
+    """One training process; its summary and its peak RSS (from wait4)."""
+    module, extra = ROUTES[route]
+    with tempfile.TemporaryDirectory() as train_dir:
+        args = [
+            sys.executable, "-m", module,
+            f"--model={workload.model}", f"--dataset={workload.dataset}",
+            "--use_synthetic_data", f"--num_gpus={towers}", "--device=cpu",
+            f"--batch_size={workload.batch_size}", f"--train_steps={steps}",
+            f"--num_warmup_steps={max(steps // 5, 2)}", f"--display_every={steps}",
+            "--optimizer=momentum", "--learning_rate=0.01", f"--train_dir={train_dir}",
+            *extra,
+        ]  # fmt: skip
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+        proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        stderr = proc.stderr.read().decode(errors="replace")
+        proc.stdout.close(), proc.stderr.close()
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise RuntimeError(f"{route} on {workload.name} failed:\n{stderr[-2000:]}")
+        with open(os.path.join(train_dir, "run_summary.json")) as f:
+            summary = json.load(f)
+    return Sample(
+        summary["examples_per_sec"],
+        summary.get("first_step_seconds", float("nan")),
+        usage.ru_maxrss / 1024.0,
+    )
+
+
+def matmul_flops_per_sec(n: int = 2048, seconds: float = 3.0) -> float:
+    """TensorFlow's own fp32 matmul rate on this machine (all cores)."""
+    code = f"""
+import time, tensorflow as tf
+a = tf.random.normal([{n}, {n}]); b = tf.random.normal([{n}, {n}])
+f = tf.function(lambda a, b: tf.matmul(a, b))
+f(a, b).numpy()
+iters, start = 0, time.perf_counter()
+while time.perf_counter() - start < {seconds}:
+    f(a, b).numpy(); iters += 1
+print(2 * {n}**3 * iters / (time.perf_counter() - start))
+"""
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def flops_per_example(model: str, dataset: str) -> float:
+    """Forward + backward FLOPs of one training example, from the TF1 graph."""
+    code = f"""
+import tensorflow as tf
+from tf1_train import config, data, devices, graph
+cfg = config.Config(model="{model}", data=config.DataConfig(dataset="{dataset}",
+    use_synthetic_data=True, batch_size=8), devices=config.DeviceConfig(device="cpu"))
+plan = devices.plan_devices(cfg.devices, 0)
+g = graph.build(cfg.model, data.load_source(cfg.data), cfg.data, cfg.devices, cfg.optimizer,
+                plan, 0)
+opts = (tf.compat.v1.profiler.ProfileOptionBuilder(
+    tf.compat.v1.profiler.ProfileOptionBuilder.float_operation())
+    .with_empty_output().account_displayed_op_only(True)
+    .with_node_names(show_name_regexes=["tower_0/.*"]).build())
+prof = tf.compat.v1.profiler.profile(g.graph, options=opts)
+print(prof.total_float_ops / 8)
+"""
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr[-2000:])
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def summarize(samples: List[Sample]) -> Dict:
+    rates = [s.examples_per_sec for s in samples]
+    return {
+        "examples_per_sec_median": statistics.median(rates),
+        "examples_per_sec_min": min(rates),
+        "examples_per_sec_max": max(rates),
+        "first_step_seconds_median": statistics.median(s.first_step_seconds for s in samples),
+        "peak_rss_mb_max": max(s.peak_rss_mb for s in samples),
+        "repetitions": len(samples),
+    }
+
+
+def benchmark(workloads, routes, reps: int, quick: bool, towers: int = 2) -> Dict:
+    matmul = matmul_flops_per_sec(seconds=1.0 if quick else 3.0)
+    results = {"machine": machine(), "matmul_flops_per_sec": matmul, "towers": towers,
+               "quick": quick, "workloads": {}}  # fmt: skip
+    for w in workloads:
+        flops = flops_per_example(w.model, w.dataset)
+        samples: Dict[str, List[Sample]] = {r: [] for r in routes}
+        for _ in range(reps):
+            for route in routes:
+                samples[route].append(
+                    run_once(w, route, w.quick_steps if quick else w.steps, towers)
+                )
+        rows = {r: summarize(s) for r, s in samples.items()}
+        base = rows.get(BASELINE, {}).get("examples_per_sec_median")
+        for row in rows.values():
+            rate = row["examples_per_sec_median"]
+            row["ratio_to_tf2_custom"] = rate / base if base else None
+            row["flops_fraction_of_matmul"] = rate * flops / matmul
+        results["workloads"][w.name] = {"flops_per_example": flops, "routes": rows}
+    return results
+
+
+def machine() -> Dict:
+    import platform
+
+    return {
+        "date": time.strftime("%Y-%m-%d"),
+        "cpus": os.cpu_count(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+    }
+
+
+def table(results: Dict) -> str:
+    lines = [
+        f"machine: {results['machine']['cpus']} CPUs, {results['machine']['platform']}, "
+        f"{results['machine']['date']}; towers: {results['towers']}; "
+        f"matmul fp32: {results['matmul_flops_per_sec'] / 1e9:.1f} GFLOP/s",
+        "",
+        f"{'workload':<18} {'route':<15} {'ex/s median':>12} {'min-max':>17} "
+        f"{'vs tf2':>7} {'%matmul':>8} {'1st step s':>10} {'peak RSS MB':>12}",
+    ]
+    for name, w in results["workloads"].items():
+        for route, r in w["routes"].items():
+            ratio = r["ratio_to_tf2_custom"]
+            lines.append(
+                f"{name:<18} {route:<15} {r['examples_per_sec_median']:>12.1f} "
+                f"{r['examples_per_sec_min']:>8.0f}-{r['examples_per_sec_max']:<8.0f} "
+                f"{(f'{ratio:.2f}x' if ratio else '-'):>7} "
+                f"{100 * r['flops_fraction_of_matmul']:>7.1f}% "
+                f"{r['first_step_seconds_median']:>10.2f} {r['peak_rss_mb_max']:>12.0f}"
+            )
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tf1_train.bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="about a minute: fewer steps")
+    parser.add_argument("--reps", type=int, default=None, help="repetitions per route")
+    parser.add_argument("--out", default="bench_results.json")
+    parser.add_argument("--workloads", default=",".join(w.name for w in WORKLOADS))
+    parser.add_argument("--routes", default=",".join(ROUTES))
+    args = parser.parse_args(argv)
+    chosen = [w for w in WORKLOADS if w.name in args.workloads.split(",")]
+    routes = [r for r in args.routes.split(",") if r in ROUTES]
+    if not chosen or not routes:
+        parser.error(
+            f"--workloads from {[w.name for w in WORKLOADS]}, --routes from {list(ROUTES)}"
+        )
+    reps = args.reps or (1 if args.quick else 3)
+    results = benchmark(chosen, routes, reps, args.quick)
+    print(table(results))
+    with open(args.out, "w") as f:
+        json.dump(results, f, indent=2)
+    print(f"\nwrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
