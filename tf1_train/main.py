@@ -15,7 +15,7 @@ import sys
 from absl import app, flags
 
 from tf1_train import config as cfglib
-from tf1_train import flag_errors, outputs
+from tf1_train import flag_errors, paths
 from tf1_train.errors import RunFailed, TrainingDiverged, UserError
 
 F = flags.FLAGS
@@ -193,9 +193,11 @@ def main(argv) -> None:
     del argv
     try:
         cfg = config_from_flags()
-        # Before TensorFlow loads: a bad train_dir is reported at once.
-        outputs.prepare_train_dir(cfg.run.train_dir)
-        outputs.check_trace_file(cfg.run.trace_file)
+        # Before TensorFlow loads: a bad path is reported at once.
+        data_cfg = cfg.data
+        paths.check_data_dir(data_cfg.data_dir, data_cfg.dataset, data_cfg.use_synthetic_data)
+        paths.prepare_train_dir(cfg.run.train_dir)
+        paths.check_trace_file(cfg.run.trace_file)
     except UserError as e:
         fail(str(e))
     quiet_tensorflow(cfg.devices.log_device_placement)

@@ -17,7 +17,7 @@ import tensorflow as tf
 from tf1_train import checkpoints, data, devices, graph, loop, report, signals, summaries
 from tf1_train.config import Config
 from tf1_train.errors import RunFailed, TrainingDiverged
-from tf1_train.outputs import check_trace_file, prepare_train_dir
+from tf1_train.paths import check_trace_file, prepare_train_dir
 
 v1 = tf.compat.v1
 

@@ -1,9 +1,9 @@
-"""Where a run writes (train_dir, --trace_file), checked before anything runs.
+"""The paths a run reads and writes, checked before anything runs.
 
 Imports neither absl nor TensorFlow: main.py calls these before TensorFlow
-loads, so an unusable train_dir is reported at once instead of after seconds
-of imports; train.run calls them again for library callers (cheap, and it
-must hold whoever starts the run).
+loads, so an unusable --train_dir, --trace_file or --data_dir is reported at
+once instead of after seconds of imports; the library calls them again where
+it uses the path (cheap, and it must hold whoever starts the run).
 """
 
 from __future__ import annotations
@@ -44,4 +44,17 @@ def check_trace_file(path: str | None) -> None:
         raise UserError(
             f"--trace_file={path}: directory {parent} does not exist; "
             "create it or give a path in an existing directory"
+        )
+
+
+def check_data_dir(data_dir: str | None, dataset: str, synthetic: bool = False) -> None:
+    """--data_dir, when the run reads files from it, is a directory.
+
+    Synthetic data reads no files, except tfrecord's, which takes the image
+    shape and the class count from the real files.
+    """
+    reads = dataset != "digits" and (not synthetic or dataset == "tfrecord")
+    if data_dir and reads and not os.path.isdir(data_dir):
+        raise UserError(
+            f"--data_dir={data_dir}: not a directory; --dataset={dataset} reads its files from it"
         )
