@@ -89,16 +89,36 @@ def _install_kill_points() -> None:
 
 
 def _install_oom() -> None:
-    run = tf.compat.v1.Session.run
+    """Training steps go through Session.run (a dict with "train") or through
+    the callable TrainLoop prepares with make_callable; both count."""
+    session = tf.compat.v1.Session
 
-    def wrapper(self, fetches, *args, **kwargs):
-        if _OOM["steps_left"] is not None and isinstance(fetches, dict) and "train" in fetches:
+    def count_step() -> None:
+        if _OOM["steps_left"] is not None:
             _OOM["steps_left"] -= 1
             if _OOM["steps_left"] == 0:
                 raise tf.errors.ResourceExhaustedError(None, None, OOM_MESSAGE)
+
+    run = session.run
+
+    def run_wrapper(self, fetches, *args, **kwargs):
+        if isinstance(fetches, dict) and "train" in fetches:
+            count_step()
         return run(self, fetches, *args, **kwargs)
 
-    tf.compat.v1.Session.run = wrapper
+    make_callable = session.make_callable
+
+    def make_callable_wrapper(self, fetches, *args, **kwargs):
+        step = make_callable(self, fetches, *args, **kwargs)
+
+        def counted(*a, **k):
+            count_step()
+            return step(*a, **k)
+
+        return counted
+
+    session.run = run_wrapper
+    session.make_callable = make_callable_wrapper
 
 
 def _limit_file_size(limit: int) -> None:

@@ -301,7 +301,7 @@ def test_out_of_memory_in_a_step_is_one_line_and_keeps_the_last_checkpoint(tmp_p
     assert status == 5, text[-3000:]
     assert "Traceback" not in text
     [line] = _error_lines(text)
-    assert line.startswith("error: out of memory on /device:CPU:1 at step 7 ")
+    assert line.startswith("error: out of memory on /device:CPU:1 after global step 6 ")
     assert "(towers: /device:CPU:0, /device:CPU:1; --batch_size=8 per tower)" in line
     assert "try a smaller --batch_size" in line
     assert f"checkpoint {train_dir}/model.ckpt-6 is intact" in line
@@ -320,12 +320,13 @@ def test_out_of_memory_on_gpu_towers_says_what_to_try():
     )
     line = loop.out_of_memory(error, plan, 64, 120, "/runs/a/model.ckpt-100")
     assert line == (
-        "out of memory on /device:GPU:1 at step 120 (towers: /device:GPU:0, /device:GPU:1; "
+        "out of memory on /device:GPU:1 after global step 120 (towers: /device:GPU:0, "
+        "/device:GPU:1; "
         "--batch_size=64 per tower): check nvidia-smi for other processes holding GPU "
         "memory, then try a smaller --batch_size, --allow_growth, or --gpu_memory_fraction; "
         "checkpoint /runs/a/model.ckpt-100 is intact"
     )
     unnamed = tf.errors.ResourceExhaustedError(None, None, "OOM")
-    assert "on /device:GPU:0 and /device:GPU:1 at step 3" in loop.out_of_memory(
+    assert "on /device:GPU:0 and /device:GPU:1 after global step 3" in loop.out_of_memory(
         unnamed, plan, 64, 3, None
     )

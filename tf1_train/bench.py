@@ -136,7 +136,7 @@ def summarize(samples: List[Sample]) -> Dict:
     }
 
 
-def benchmark(workloads, routes, reps: int, quick: bool, towers: int = 2) -> Dict:
+def benchmark(workloads, routes, reps: int, quick: bool, towers: int = 2, steps: int = 0) -> Dict:
     matmul = matmul_flops_per_sec(seconds=1.0 if quick else 3.0)
     results = {"machine": machine(), "matmul_flops_per_sec": matmul, "towers": towers,
                "quick": quick, "workloads": {}}  # fmt: skip
@@ -198,6 +198,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default="bench_results.json")
     parser.add_argument("--workloads", default=",".join(w.name for w in WORKLOADS))
     parser.add_argument("--routes", default=",".join(ROUTES))
+    parser.add_argument("--steps", type=int, default=0, help="override steps per run (tests)")
     args = parser.parse_args(argv)
     chosen = [w for w in WORKLOADS if w.name in args.workloads.split(",")]
     routes = [r for r in args.routes.split(",") if r in ROUTES]
@@ -206,7 +207,7 @@ def main(argv=None) -> int:
             f"--workloads from {[w.name for w in WORKLOADS]}, --routes from {list(ROUTES)}"
         )
     reps = args.reps or (1 if args.quick else 3)
-    results = benchmark(chosen, routes, reps, args.quick)
+    results = benchmark(chosen, routes, reps, args.quick, steps=args.steps)
     print(table(results))
     with open(args.out, "w") as f:
         json.dump(results, f, indent=2)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 import tensorflow as tf
@@ -35,6 +35,9 @@ class DevicePlan(NamedTuple):
       num_cpu_devices: CPU devices the session must create (virtual towers).
       gpus_found: GPUs TensorFlow saw.
       warning: one line for the user, or None.
+      cluster: between-graph training: {'ps': [...], 'worker': [...]} for
+        replica_device_setter(cluster=...); devices then name their job and
+        task (see ``for_cluster``). None in a single process.
     """
 
     tower_devices: Tuple[str, ...]
@@ -42,6 +45,7 @@ class DevicePlan(NamedTuple):
     num_cpu_devices: int
     gpus_found: int
     warning: Optional[str]
+    cluster: Optional[Dict[str, List[str]]] = None
 
 
 def plan_devices(cfg: DeviceConfig, gpus_found: int) -> DevicePlan:
@@ -75,6 +79,22 @@ def plan_devices(cfg: DeviceConfig, gpus_found: int) -> DevicePlan:
     else:
         params = ("/device:CPU:0",)
     return DevicePlan(towers, params, num_cpus, gpus_found, warning)
+
+
+def for_cluster(
+    plan: DevicePlan, ps_hosts: Sequence[str], worker_hosts: Sequence[str], task_index: int
+) -> DevicePlan:
+    """A worker's plan: its towers on its own task, variables on the ps tasks.
+
+    '/device:GPU:1' becomes '/job:worker/task:<i>/device:GPU:1'; the
+    parameter devices are every ps task's CPU, filled greedy by bytes.
+    """
+    worker = f"/job:worker/task:{task_index}"
+    return plan._replace(
+        tower_devices=tuple(worker + d for d in plan.tower_devices),
+        param_devices=tuple(f"/job:ps/task:{i}/device:CPU:0" for i in range(len(ps_hosts))),
+        cluster={"ps": list(ps_hosts), "worker": list(worker_hosts)},
+    )
 
 
 def uses_gpu(plan: DevicePlan) -> bool:
@@ -145,11 +165,18 @@ def session_config(cfg: DeviceConfig, plan: DevicePlan) -> v1.ConfigProto:
 
 
 def variable_bytes(op: tf.Operation) -> int:
-    """Bytes of the variable an op creates (0 if the shape is unknown)."""
-    shape = tf.TensorShape(op.get_attr("shape"))
+    """Bytes of the variable an op creates (0 if the shape is unknown).
+
+    Ops without shape or dtype attributes (hash tables, which
+    replica_device_setter also sends to parameter servers) count as 0.
+    """
+    try:
+        shape = tf.TensorShape(op.get_attr("shape"))
+        dtype = tf.as_dtype(op.get_attr("dtype"))
+    except ValueError:
+        return 0
     if not shape.is_fully_defined():
         return 0
-    dtype = tf.as_dtype(op.get_attr("dtype"))
     return int(np.prod(shape.as_list(), dtype=np.int64)) * dtype.size
 
 
@@ -160,30 +187,47 @@ class GreedyByBytes:
     contrib). Round-robin, replica_device_setter's default, balances counts,
     not bytes: one big fc layer can dwarf everything else (PITFALLS 10).
     ``loads`` is public so the placement report and tests can read it.
+
+    Calling it returns a device string (for our own device functions);
+    ``index`` returns the position instead, which is what
+    ``replica_device_setter(cluster=..., ps_strategy=...)`` expects.
     """
 
     def __init__(self, devices: Sequence[str]):
         self.devices = tuple(devices)
         self.loads = [0] * len(self.devices)
 
-    def __call__(self, op: tf.Operation) -> str:
+    def index(self, op: tf.Operation) -> int:
         i = int(np.argmin(self.loads))
         self.loads[i] += variable_bytes(op)
-        return self.devices[i]
+        return i
+
+    def __call__(self, op: tf.Operation) -> str:
+        return self.devices[self.index(op)]
 
 
 def tower_device_fn(
-    tower_device: str, param_devices: Sequence[str], strategy: Optional[Callable]
+    tower_device: str,
+    param_devices: Sequence[str],
+    strategy: Optional[GreedyByBytes],
+    cluster: Optional[Dict[str, List[str]]] = None,
 ) -> Callable:
     """Device function for ops built inside one tower.
 
     Variables go to the parameter device(s), everything else to the tower.
-    With one parameter device this is ``replica_device_setter(ps_tasks=1,
-    ps_device=..., worker_device=...)``, the classic API (it returns None with
-    ps_tasks=0 and no cluster, PITFALLS 16). Its ps_strategy is only consulted
-    when ps_device names a job, so spreading over several local devices needs
+    In a cluster this is ``replica_device_setter(cluster=..., worker_device=
+    tower, ps_strategy=greedy.index)``, the classic between-graph API. With
+    one local parameter device it is ``replica_device_setter(ps_tasks=1,
+    ps_device=..., worker_device=...)`` (it returns None with ps_tasks=0 and
+    no cluster, PITFALLS 16). Its ps_strategy is only consulted when
+    ps_device names a job, so spreading over several local devices needs
     our own function, which matches VarHandleOp (PITFALLS 17).
     """
+    if cluster is not None:
+        assert strategy is not None, "a cluster needs a ps strategy"
+        return v1.train.replica_device_setter(
+            cluster=cluster, worker_device=tower_device, ps_strategy=strategy.index
+        )
     if len(param_devices) == 1:
         return v1.train.replica_device_setter(
             ps_tasks=1, ps_device=param_devices[0], worker_device=tower_device
@@ -201,11 +245,18 @@ def tower_device_fn(
 
 
 def canonical(device: str) -> str:
-    """'/job:localhost/replica:0/task:0/device:CPU:1' -> '/device:CPU:1'."""
+    """'/job:localhost/replica:0/task:0/device:CPU:1' -> '/device:CPU:1'.
+
+    A cluster task keeps its job and task, so a worker's CPU:0 and a
+    parameter server's stay apart: '/job:ps/task:0/device:CPU:0'.
+    """
     spec = tf.DeviceSpec.from_string(device)
     if spec.device_type is None:
         return device
-    return f"/device:{spec.device_type}:{spec.device_index or 0}"
+    local = f"/device:{spec.device_type}:{spec.device_index or 0}"
+    if spec.job and spec.job != "localhost":
+        return f"/job:{spec.job}/task:{spec.task or 0}{local}"
+    return local
 
 
 def describe(plan: DevicePlan, variable_update: str) -> List[str]:

@@ -7,6 +7,8 @@ went wrong (NaN or Inf loss): also one line, with its own exit status so
 schedulers and scripts can tell it from a usage error. ``RunFailed`` is the
 machine running out of something mid-run (device memory, disk space): the
 flags were fine, the line says what to change and which checkpoint is intact.
+``ClusterError`` is a between-graph job that broke: a parameter server or the
+chief was lost or did not answer in time.
 """
 
 
@@ -20,3 +22,7 @@ class TrainingDiverged(Exception):
 
 class RunFailed(Exception):
     """Out of device memory or disk space during a run; nothing saved was lost."""
+
+
+class ClusterError(Exception):
+    """A cluster task was lost or never answered within its timeout."""

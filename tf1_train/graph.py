@@ -7,11 +7,12 @@ and the ops a session needs around them. Everything lives in one fresh
 
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple
+import contextlib
+from typing import Dict, List, NamedTuple, Optional
 
 import tensorflow as tf
 
-from tf1_train import data, devices, models, optim, towers
+from tf1_train import data, devices, models, optim, sync, towers
 from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig
 from tf1_train.data import pipeline, synthetic
 from tf1_train.data.source import Source
@@ -41,6 +42,25 @@ class TrainGraph(NamedTuple):
     model_variables: Dict[str, tf.Variable]  # the model's own (no slots, step)
     saver: v1.train.Saver
     variables_finite: tf.Tensor  # all saved float variables free of NaN/Inf
+    step_after: Optional[tf.Tensor] = None  # cluster: global step read after the update
+    sync: Optional[sync.SyncOps] = None  # --sync_replicas
+
+
+class Worker(NamedTuple):
+    """A cluster worker's part of between-graph replication.
+
+    Each worker builds the whole graph: ops without a device run on its own
+    task, variables on the parameter servers (the plan's cluster), its input
+    is every ``num_workers``-th example starting at ``index``.
+    """
+
+    index: int
+    num_workers: int
+    sync_replicas: bool
+
+    @property
+    def device(self) -> str:
+        return f"/job:worker/task:{self.index}"
 
 
 def build(
@@ -51,16 +71,22 @@ def build(
     opt_cfg: OptimizerConfig,
     plan: devices.DevicePlan,
     seed: int,
+    worker: Optional[Worker] = None,
 ) -> TrainGraph:
-    """Builds the training graph for one process (one worker)."""
+    """Builds the training graph for one process (one worker).
+
+    Args:
+      worker: between-graph training: which worker this is (the plan comes
+        from ``devices.for_cluster``); None for a single process.
+    """
     graph = tf.Graph()
-    with graph.as_default():
+    with graph.as_default(), _on_worker(worker):
         v1.set_random_seed(seed)
         with tf.device(plan.param_devices[0]):
             global_step = v1.train.get_or_create_global_step()
         num_towers = len(plan.tower_devices)
         start_step = v1.placeholder_with_default(tf.constant(0, tf.int64), [], name="start_step")
-        tower_inputs, input_init = _train_input(source, data_cfg, plan, start_step)
+        tower_inputs, input_init = _train_input(source, data_cfg, plan, start_step, worker)
         model_fn = models.get_model(model)
         built = towers.build_towers(
             model_fn,
@@ -75,7 +101,10 @@ def build(
             for name, var in towers.checkpoint_variables(dev_cfg.variable_update).items()
             if var is not global_step
         }
-        train_op, lr = _apply(built, opt_cfg, dev_cfg.variable_update, global_step)
+        train_op, lr, opt = _apply(built, opt_cfg, dev_cfg.variable_update, global_step, worker)
+        sync_ops = None
+        if worker and worker.sync_replicas:
+            sync_ops = sync.build_ops(opt, global_step, worker.num_workers, worker.index == 0)
         loss = tf.reduce_mean(tf.stack([t.loss for t in built]), name="mean_loss")
         eval_init, correct, count = _build_eval(
             model_fn, source, plan.tower_devices[0], dev_cfg.variable_update
@@ -103,10 +132,12 @@ def build(
             model_variables=model_vars,
             saver=v1.train.Saver(saved, max_to_keep=3),
             variables_finite=_all_finite(saved.values()),
+            step_after=_read_after(train_op, global_step) if worker else None,
+            sync=sync_ops,
         )
 
 
-def _train_input(source, data_cfg, plan, start_step):
+def _train_input(source, data_cfg, plan, start_step, worker=None):
     """(per-tower (float images, labels), the op that (re)starts the input).
 
     Real data: one pipeline on the host CPU, each global batch split in order
@@ -127,6 +158,8 @@ def _train_input(source, data_cfg, plan, start_step):
                 data_cfg.batch_size * num_towers,
                 data_cfg.seed,
                 start_step,
+                num_shards=worker.num_workers if worker else 1,
+                shard_index=worker.index if worker else 0,
                 augment=data.augments(data_cfg),
             )
             iterator = v1.data.make_initializable_iterator(ds)
@@ -139,11 +172,20 @@ def _train_input(source, data_cfg, plan, start_step):
     return normalized, init
 
 
-def _apply(built, opt_cfg, variable_update, global_step):
-    """Aggregates gradients per mode and applies them once per step."""
+def _on_worker(worker: Optional[Worker]):
+    """Default device of a cluster worker's ops. Entered after the graph:
+    ``tf.device`` acts on whichever graph is the default when it is called."""
+    return tf.device(worker.device) if worker else contextlib.nullcontext()
+
+
+def _apply(built, opt_cfg, variable_update, global_step, worker):
+    """Aggregates gradients per mode and applies them once per step:
+    (train_op, learning rate, optimizer)."""
     with tf.device(global_step.device):
         lr = optim.learning_rate(opt_cfg, global_step)
     opt = optim.make_optimizer(opt_cfg, lr)
+    if worker and worker.sync_replicas:
+        opt = sync.wrap(opt, worker.num_workers)
     if variable_update == "replicated":
         per_tower = towers.all_reduce_gradients(built)
         grads_and_vars = [gv for tower in per_tower for gv in tower]
@@ -153,7 +195,14 @@ def _apply(built, opt_cfg, variable_update, global_step):
     update_ops += towers.moving_average_updates(built, variable_update)
     with tf.control_dependencies(update_ops):
         train_op = opt.apply_gradients(grads_and_vars, global_step=global_step)
-    return train_op, lr
+    return train_op, lr, opt
+
+
+def _read_after(train_op, global_step) -> tf.Tensor:
+    """The global step read once this step's update (or, in sync mode, its
+    token) is through: at least this worker's step, maybe others' too."""
+    with tf.control_dependencies([train_op]), tf.device(global_step.device):
+        return tf.identity(global_step.read_value(), name="step_after")
 
 
 def _all_finite(variables) -> tf.Tensor:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import array
 import math
 import re
-from typing import Dict, NamedTuple, Optional, Sequence
+from typing import Callable, Dict, NamedTuple, Optional, Sequence
 
 import tensorflow as tf
 
@@ -46,6 +46,23 @@ class Outcome(NamedTuple):
     checkpoint: Optional[str]  # newest checkpoint written or restored
     test_accuracy: Optional[float]  # None when stopped early
     diverged: Optional[str] = None  # what was NaN/Inf, and at which step
+    first_step_done: Optional[float] = None  # perf_counter() when step 1 of this process ended
+
+
+class Role(NamedTuple):
+    """How this process shares the global step.
+
+    A single process owns it: step k + 1 follows step k. A cluster worker
+    reads it after each of its updates (the other workers move it too, so
+    it may jump), and only the chief saves, evaluates and writes events.
+    """
+
+    chief: bool = True
+    shared_step: Optional[tf.Tensor] = None  # the global step read after the update
+    on_steps_end: Optional[Callable[[], None]] = None  # before the final save and eval
+
+
+SINGLE_PROCESS = Role()
 
 
 class _Diverged(Exception):
@@ -68,7 +85,7 @@ def evaluate(sess: v1.Session, g: TrainGraph) -> float:
 def out_of_memory(
     error: Exception, plan: DevicePlan, batch_size: int, step: int, checkpoint: Optional[str]
 ) -> str:
-    """The one line for an out-of-memory error during step ``step``.
+    """The one line for an out-of-memory error after global step ``step``.
 
     Names the device TensorFlow's message names (else every tower device),
     the per-tower batch, and what to try, as the usual advice goes: see with
@@ -87,7 +104,7 @@ def out_of_memory(
         advice = "try a smaller --batch_size or fewer --num_gpus (towers share host memory)"
     kept = f"checkpoint {checkpoint} is intact" if checkpoint else "no checkpoint was saved"
     return (
-        f"out of memory on {device} at step {step} (towers: {towers}; "
+        f"out of memory on {device} after global step {step} (towers: {towers}; "
         f"--batch_size={batch_size} per tower): {advice}; {kept}"
     )
 
@@ -103,6 +120,7 @@ class TrainLoop:
       writer: TensorBoard events.
       stop: set by SIGTERM/SIGINT.
       restored: the checkpoint the session starts from.
+      role: a single process (default) or a cluster worker.
     """
 
     def __init__(
@@ -114,8 +132,9 @@ class TrainLoop:
         writer: EventWriter,
         stop: StopRequest,
         restored: checkpoints.Restored,
+        role: Role = SINGLE_PROCESS,
     ):
-        self.sess, self.g, self.cfg, self.plan = sess, g, cfg, plan
+        self.sess, self.g, self.cfg, self.plan, self.role = sess, g, cfg, plan, role
         self.writer, self.stop = writer, stop
         self.start, self.checkpoint = restored.step, restored.path
         self.saved_step = restored.step if restored.path else None
@@ -130,6 +149,7 @@ class TrainLoop:
         self.losses = array.array("d")
         self.last_step = self.start
         self.placement: Optional[placement.PlacementReport] = None
+        self._plain_step = sess.make_callable([g.train_op, g.loss, g.learning_rate])
 
     def run(self) -> Outcome:
         """Trains until --train_steps, a signal, or a NaN/Inf loss or variable.
@@ -144,7 +164,8 @@ class TrainLoop:
             outcome = self._outcome(self.last_step, "diverged")
             return outcome._replace(diverged=str(e))
         except tf.errors.ResourceExhaustedError as e:
-            # Checkpoint writes raise RunFailed themselves: this is memory.
+            # Checkpoint writes raise RunFailed themselves: this is memory,
+            # in the step after last_step or in an eval after it.
             raise RunFailed(
                 out_of_memory(
                     e, self.plan, self.cfg.data.batch_size, self.last_step, self.checkpoint
@@ -152,64 +173,103 @@ class TrainLoop:
             ) from None
 
     def _run(self) -> Outcome:
-        for done in range(1, self.steps + 1):
-            step = self.last_step = self.start + done
-            loss, lr = self._step(done, step)
+        try:
+            signalled = self._steps()
+        except _Diverged:
+            self._steps_ended()
+            raise
+        self._steps_ended()
+        if signalled:
+            self._save(self.last_step)
+            return self._outcome(self.last_step, "signal")
+        return self._finish()
+
+    def _steps_ended(self) -> None:
+        """The role's hook, after the last step (not after a session error:
+        the cluster may be gone)."""
+        if self.role.on_steps_end is not None:
+            self.role.on_steps_end()
+
+    def _steps(self) -> bool:
+        """Steps until --train_steps; True if a signal stopped them first."""
+        done = 0
+        while self.last_step < self.cfg.run.train_steps:
+            done += 1
+            prev = self.last_step
+            loss, lr, step = self._step(done, prev)
+            self.last_step = step
             self.losses.append(loss)
             if not math.isfinite(loss):
                 raise _Diverged(f"loss is {loss} at step {step}")
-            self._after_step(done, step, loss, lr)
+            self._after_step(done, prev, step, loss, lr)
             if self.stop.requested:
                 print(
                     f"{self.stop.signal_name} received: stopping after step {step} "
                     "(a second signal ends the process at once)",
                     flush=True,
                 )
-                self._save(step)
-                return self._outcome(step, "signal")
-        return self._finish()
+                return True
+        return False
 
     def _finish(self) -> Outcome:
-        end = self.start + self.steps
-        if self.steps == 0:
+        end = self.last_step
+        if not self.losses:
+            where = self.checkpoint or "the model"
             print(
-                f"nothing to train: {self.checkpoint} is at global step {end} "
+                f"nothing to train: {where} is at global step {end} "
                 f"(--train_steps={self.cfg.run.train_steps}); raise --train_steps to go on",
                 flush=True,
             )
             self._probe_placement()
         else:
             self._save(end)
-        accuracy = self._evaluate(end)
+        accuracy = self._evaluate(end) if self.role.chief else None
         return self._outcome(end, "train_steps", accuracy)
 
     def _outcome(self, step: int, stopped_by: str, accuracy=None) -> Outcome:
         rate = self.display_meter.overall_rate()
         return Outcome(
-            self.losses, rate, step, stopped_by, self.placement, self.checkpoint, accuracy
+            self.losses,
+            rate,
+            step,
+            stopped_by,
+            self.placement,
+            self.checkpoint,
+            accuracy,
+            first_step_done=self.display_meter.first_tick,
         )
 
     def _fetches(self, step: int) -> Dict:
         fetches = {"train": self.g.train_op, "loss": self.g.loss, "lr": self.g.learning_rate}
-        if self.writer.histograms is not None and self._summary_due(step):
+        if self.role.shared_step is not None:
+            fetches["step"] = self.role.shared_step
+        if self.writer.histograms is not None and self._summary_due(step - 1, step):
             fetches["histograms"] = self.writer.histograms
         return fetches
 
-    def _step(self, done: int, step: int):
-        """One training step; the first and the profiled one collect metadata."""
-        fetches = self._fetches(step)
+    def _step(self, done: int, prev: int):
+        """One training step: (loss, lr, global step after it). The first and
+        the profiled step collect metadata."""
+        fetches = self._fetches(prev + 1)
         profile = done == min(PROFILED_STEP, self.steps)
         partitions = done == 1
-        if profile or partitions:
-            metadata = v1.RunMetadata()
+        metadata = v1.RunMetadata() if profile or partitions else None
+        if metadata is not None:
             options = trace.run_options(profile, partitions, devices.uses_gpu(self.plan))
             out = self.sess.run(fetches, options=options, run_metadata=metadata)
-            self._use_metadata(metadata, step, profile, partitions)
+        elif len(fetches) == 3:
+            # The common step: a prepared callable skips Session.run's
+            # per-call fetch parsing (tf_cnn_benchmarks does the same).
+            _, loss, lr = self._plain_step()
+            return float(loss), float(lr), prev + 1
         else:
             out = self.sess.run(fetches)
+        step = int(out["step"]) if "step" in out else prev + 1
+        if metadata is not None:
+            self._use_metadata(metadata, step, profile, partitions)
         if "histograms" in out:
             self.writer.serialized(step, out["histograms"])
-        return float(out["loss"]), float(out["lr"])
+        return float(out["loss"]), float(out["lr"]), step
 
     def _use_metadata(self, metadata, step: int, profile: bool, partitions: bool) -> None:
         if partitions:
@@ -235,26 +295,31 @@ class TrainLoop:
         self.sess.run(self.g.loss, options=options, run_metadata=metadata)
         self._set_placement(metadata.partition_graphs)
 
-    def _summary_due(self, step: int) -> bool:
-        return step % self.cfg.run.save_summary_steps == 0 or step == self.cfg.run.train_steps
+    def _summary_due(self, prev: int, step: int) -> bool:
+        return crossed(prev, step, self.cfg.run.save_summary_steps) or (
+            step >= self.cfg.run.train_steps
+        )
 
-    def _after_step(self, done: int, step: int, loss: float, lr: float) -> None:
+    def _after_step(self, done: int, prev: int, step: int, loss: float, lr: float) -> None:
+        """Cadences fire when the global step crosses a multiple: a worker's
+        step can jump over it when other workers update in between."""
         run = self.cfg.run
         self.display_meter.tick(done)
         self.summary_meter.tick(done)
-        if step % run.display_every == 0 or step == run.train_steps:
+        if crossed(prev, step, run.display_every) or step >= run.train_steps:
             eta = report.format_eta(self.display_meter.eta_seconds(done))
             rate = self.display_meter.window_rate()
             print(report.progress_line(step, run.train_steps, loss, rate, lr, eta), flush=True)
-        if self._summary_due(step):
+        if self._summary_due(prev, step):
             values = {"loss": loss, "learning_rate": lr}
             rate = self.summary_meter.window_rate()
             if rate > 0:  # 0 means still warming up: nothing measured yet
                 values["examples_per_sec"] = rate
             self.writer.scalars(step, values)
-        if run.eval_every and step % run.eval_every == 0 and step != run.train_steps:
+        due_eval = run.eval_every and crossed(prev, step, run.eval_every)
+        if due_eval and step < run.train_steps and self.role.chief:
             self._evaluate(step)
-        if step % run.save_checkpoint_steps == 0:
+        if crossed(prev, step, run.save_checkpoint_steps):
             self._save(step)
 
     def _evaluate(self, step: int) -> float:
@@ -264,10 +329,16 @@ class TrainLoop:
         return accuracy
 
     def _save(self, step: int) -> None:
-        """Saves unless already saved at this step; never a NaN/Inf state."""
-        if step == self.saved_step:
+        """Saves unless already saved at this step (or not the chief); never
+        a NaN/Inf state."""
+        if step == self.saved_step or not self.role.chief:
             return
         if not self.sess.run(self.g.variables_finite):
             raise _Diverged(f"variables hold NaN or Inf after step {step}")
         self.saved_step = step
         self.checkpoint = checkpoints.save(self.sess, self.g.saver, self.cfg.run.train_dir, step)
+
+
+def crossed(prev: int, step: int, every: int) -> bool:
+    """True if a multiple of ``every`` lies in (prev, step]."""
+    return step // every > prev // every

@@ -14,9 +14,9 @@ import sys
 
 from absl import app, flags
 
+from tf1_train import cluster, flag_errors, paths
 from tf1_train import config as cfglib
-from tf1_train import flag_errors, paths
-from tf1_train.errors import RunFailed, TrainingDiverged, UserError
+from tf1_train.errors import ClusterError, RunFailed, TrainingDiverged, UserError
 
 F = flags.FLAGS
 
@@ -81,6 +81,20 @@ flags.DEFINE_string("trace_file", None, "Write a Chrome trace of one step here."
 flags.DEFINE_boolean("placement_report", False, "Print the runtime placement report.")
 flags.DEFINE_integer("seed", 0, "Seed for weights, data order and dropout.")
 flags.DEFINE_boolean("deterministic", False, "Op determinism: bit-identical reruns.")
+# Between-graph cluster (TF_CONFIG is read when none of the first four is given).
+flags.DEFINE_list("ps_hosts", [], "Parameter server tasks, host:port,host:port.")
+flags.DEFINE_list("worker_hosts", [], "Worker tasks, host:port,...; worker 0 is the chief.")
+flags.DEFINE_string("job_name", "", "This task's job: ps or worker (empty: no cluster).")
+flags.DEFINE_integer("task_index", 0, "This task's index within its job.")
+flags.DEFINE_boolean(
+    "sync_replicas", False, "SyncReplicasOptimizer: one update per step from all workers."
+)
+flags.DEFINE_integer(
+    "operation_timeout_secs", 60, "A cluster op blocked this long (lost task) becomes an error."
+)
+flags.DEFINE_integer(
+    "startup_timeout_secs", 120, "How long a task waits for the parameter servers and the chief."
+)
 
 
 def _int_list(values, flag: str):
@@ -145,19 +159,43 @@ def config_from_flags(f=F) -> cfglib.Config:
             seed=seed,
             deterministic=f.deterministic,
         ),
+        cluster=cluster_from_flags(f),
     ).validate()
 
 
+def cluster_from_flags(f=F) -> cfglib.ClusterConfig:
+    """The cluster flags, or TF_CONFIG when none of them is given."""
+    flag_cfg = cfglib.ClusterConfig(
+        ps_hosts=tuple(f.ps_hosts),
+        worker_hosts=tuple(f.worker_hosts),
+        job_name=f.job_name,
+        task_index=f.task_index,
+        sync_replicas=f.sync_replicas,
+        operation_timeout_secs=f.operation_timeout_secs,
+        startup_timeout_secs=f.startup_timeout_secs,
+    )
+    return cluster.resolve(flag_cfg, os.environ.get("TF_CONFIG"))
+
+
 # Exit statuses: 2 bad input (UserError), 3 the loss diverged (NaN/Inf),
-# 5 out of device memory or disk space (RunFailed).
+# 4 a cluster task was lost or did not answer in time, 5 out of device memory
+# or disk space (RunFailed).
 EXIT_BAD_INPUT = 2
 EXIT_DIVERGED = 3
+EXIT_CLUSTER = 4
 EXIT_RUN_FAILED = 5
 
 
-def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:  # noqa: F821
-    """One line on stderr and a non-zero exit status; no traceback."""
+def fail(message: str, status: int = EXIT_BAD_INPUT, hard: bool = False) -> NoReturn:  # noqa: F821
+    """One line on stderr and a non-zero exit status; no traceback.
+
+    ``hard`` skips the interpreter's shutdown: after a lost cluster task,
+    TensorFlow's session teardown would wait for that task forever.
+    """
     print(f"error: {message}", file=sys.stderr, flush=True)
+    if hard:
+        sys.stdout.flush()
+        os._exit(status)
     sys.exit(status)
 
 
@@ -172,12 +210,14 @@ def parse_flags(argv):
     return rest
 
 
-def quiet_tensorflow(log_device_placement: bool) -> None:
+def quiet_tensorflow(log_device_placement: bool, cluster_task: bool = False) -> None:
     """Hides TensorFlow's C++ info chatter, unless placement logging is on:
     TF_CPP_MIN_LOG_LEVEL >= 1 also hides the stderr copy of those lines
-    (PITFALLS 13). A level the user set is kept."""
+    (PITFALLS 13). A cluster task also hides C++ warnings: the gRPC runtime
+    logs "Local rendezvous is aborting ... Cleanup" for ordinary steps; real
+    failures still reach Python as errors. A level the user set is kept."""
     if not log_device_placement:
-        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2" if cluster_task else "1")
 
 
 def enable_cpu_xla(xla: bool) -> None:
@@ -193,14 +233,10 @@ def main(argv) -> None:
     del argv
     try:
         cfg = config_from_flags()
-        # Before TensorFlow loads: a bad path is reported at once.
-        data_cfg = cfg.data
-        paths.check_data_dir(data_cfg.data_dir, data_cfg.dataset, data_cfg.use_synthetic_data)
-        paths.prepare_train_dir(cfg.run.train_dir)
-        paths.check_trace_file(cfg.run.trace_file)
+        check_paths(cfg)
     except UserError as e:
         fail(str(e))
-    quiet_tensorflow(cfg.devices.log_device_placement)
+    quiet_tensorflow(cfg.devices.log_device_placement, cfg.cluster.distributed)
     enable_cpu_xla(cfg.devices.xla)
     from tf1_train import devices
 
@@ -210,16 +246,46 @@ def main(argv) -> None:
     tf.get_logger().setLevel("ERROR")
     # The TF1 entry point, and only it, leaves eager mode (PITFALLS 15).
     tf.compat.v1.disable_eager_execution()
-    from tf1_train import train
-
     try:
-        train.run(cfg)
+        dispatch(cfg)
     except UserError as e:
         fail(str(e))
     except TrainingDiverged as e:
         fail(str(e), EXIT_DIVERGED)
+    except ClusterError as e:
+        fail(str(e), EXIT_CLUSTER, hard=True)
     except RunFailed as e:
-        fail(str(e), EXIT_RUN_FAILED)
+        # A cluster task exits hard too: session teardown may wait on the others.
+        fail(str(e), EXIT_RUN_FAILED, hard=cfg.cluster.distributed)
+
+
+def check_paths(cfg: cfglib.Config) -> None:
+    """Before TensorFlow loads, so a bad path is reported at once. A
+    parameter server reads and writes no files; of the workers, only the
+    chief writes to train_dir."""
+    cl, data = cfg.cluster, cfg.data
+    if cl.job_name == "ps":
+        return
+    paths.check_data_dir(data.data_dir, data.dataset, data.use_synthetic_data)
+    if cl.job_name != "worker" or cl.is_chief:
+        paths.prepare_train_dir(cfg.run.train_dir)
+        paths.check_trace_file(cfg.run.trace_file)
+
+
+def dispatch(cfg: cfglib.Config) -> None:
+    """A parameter server, a cluster worker, or a single-process run."""
+    if cfg.cluster.job_name == "ps":
+        from tf1_train import server
+
+        sys.exit(server.run_parameter_server(cfg.cluster))
+    if cfg.cluster.job_name == "worker":
+        from tf1_train import distributed
+
+        distributed.run(cfg)
+        return
+    from tf1_train import train
+
+    train.run(cfg)
 
 
 def run() -> None:

@@ -25,9 +25,12 @@ class ThroughputMeter:
         self._window_steps = 0
         self._measured_steps = 0
         self._last = time.perf_counter()
+        self.first_tick: Optional[float] = None  # when this process's first step ended
 
     def tick(self, steps_done: int) -> None:
         now = time.perf_counter()
+        if self.first_tick is None:
+            self.first_tick = now
         if steps_done <= self.warmup_steps:
             self._last = now
             return
@@ -82,6 +85,7 @@ def run_summary(
     wall_start: float,
     stopped_by: str,
     tf_version: str,
+    first_step_done: Optional[float] = None,
 ) -> Dict:
     """The run_summary.json dict (SPEC section 3), the same for every route."""
     return {
@@ -98,6 +102,7 @@ def run_summary(
         "examples_per_sec": round(examples_per_sec, 1),
         "wall_seconds": round(time.perf_counter() - wall_start, 1),
         "stopped_by": stopped_by,
+        "first_step_seconds": round(first_step_done - wall_start, 2) if first_step_done else None,
     }
 
 

@@ -93,7 +93,7 @@ def build_towers(
 ) -> List[Tower]:
     """Builds the forward and backward pass of every tower."""
     strategy = None
-    if len(plan.param_devices) > 1:
+    if len(plan.param_devices) > 1 or plan.cluster is not None:
         strategy = devices.GreedyByBytes(plan.param_devices)
     towers = []
     for i, (images, labels) in enumerate(tower_inputs):
@@ -102,7 +102,7 @@ def build_towers(
             device_fn = device  # each copy lives with its tower
             scope = v1.variable_scope(replica_prefix(i)[:-1])
         else:
-            device_fn = devices.tower_device_fn(device, plan.param_devices, strategy)
+            device_fn = devices.tower_device_fn(device, plan.param_devices, strategy, plan.cluster)
             scope = v1.variable_scope(v1.get_variable_scope(), reuse=i > 0)
         recorded = len(v1.get_collection(MOVING_STATS))
         with v1.device(device_fn), scope, tf.name_scope(f"tower_{i}") as name_scope:

@@ -48,14 +48,23 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     wall_start = time.perf_counter()
     prepare_train_dir(cfg.run.train_dir)
     check_trace_file(cfg.run.trace_file)
-    plan, source, g = _build(cfg, gpus_found)
+    plan, source, g = build(cfg, gpus_found)
     print_startup(cfg, plan)
     with signals.graceful_stop() as stop:
         with data.read_errors(source):
             outcome, restored = _train(cfg, plan, g, stop)
-        summary = make_summary(cfg, plan, outcome, restored, time.perf_counter() - wall_start)
+        summary = make_summary(cfg, plan, outcome, restored, wall_start)
         write_summary(cfg.run.train_dir, summary, outcome.checkpoint)
-    _print_end(cfg, outcome)
+    return finish(cfg, summary, outcome)
+
+
+def finish(cfg: Config, summary: Dict, outcome: loop.Outcome, wrote_summary=True) -> RunResult:
+    """The run's last lines; raises TrainingDiverged after a NaN/Inf stop.
+
+    ``wrote_summary`` is False on a cluster's non-chief workers: only the
+    chief writes run_summary.json.
+    """
+    _print_end(cfg, outcome, wrote_summary)
     if outcome.stopped_by == "diverged":
         raise TrainingDiverged(
             f"{outcome.diverged}: training stopped "
@@ -65,18 +74,32 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     return RunResult(summary, outcome.losses)
 
 
-def _build(cfg: Config, gpus_found: int | None):
-    """Plans devices, loads the data and builds the graph: (plan, source, TrainGraph)."""
+def build(cfg: Config, gpus_found: int | None, worker: graph.Worker | None = None):
+    """Plans devices, loads the data and builds the graph: (plan, source, TrainGraph).
+
+    A cluster worker's plan puts its towers on its task and the variables
+    on the parameter servers; it reads one shard of the training set.
+    """
     if gpus_found is None:
         gpus_found = devices.count_gpus()
     plan = devices.plan_devices(cfg.devices, gpus_found)
     if plan.warning:
         print(f"warning: {plan.warning}", file=sys.stderr, flush=True)
+    if worker is not None:
+        cl = cfg.cluster
+        plan = devices.for_cluster(plan, cl.ps_hosts, cl.worker_hosts, cl.task_index)
     source = data.load_source(cfg.data)
-    data.check_batch_fits(source, cfg.data.batch_size, cfg.devices.num_towers)
+    data.check_batch_fits(
+        source,
+        cfg.data.batch_size,
+        cfg.devices.num_towers,
+        num_shards=worker.num_workers if worker else 1,
+    )
     if cfg.run.deterministic:
         tf.config.experimental.enable_op_determinism()
-    g = graph.build(cfg.model, source, cfg.data, cfg.devices, cfg.optimizer, plan, cfg.run.seed)
+    g = graph.build(
+        cfg.model, source, cfg.data, cfg.devices, cfg.optimizer, plan, cfg.run.seed, worker
+    )
     return plan, source, g
 
 
@@ -114,9 +137,11 @@ def make_summary(
     plan: devices.DevicePlan,
     outcome: loop.Outcome,
     restored: checkpoints.Restored,
-    wall_seconds: float,
+    wall_start: float,
 ) -> Dict:
-    """run_summary.json: SPEC section 3's keys, and a few more."""
+    """run_summary.json: SPEC section 3's keys, and a few more (``wall_start``
+    is the run's time.perf_counter() at entry)."""
+    wall_seconds = time.perf_counter() - wall_start
     losses = outcome.losses
     final = losses[-1] if losses and math.isfinite(losses[-1]) else None
     where = outcome.placement
@@ -134,6 +159,9 @@ def make_summary(
         "examples_per_sec": round(outcome.examples_per_sec, 1),
         "wall_seconds": round(wall_seconds, 1),
         "stopped_by": outcome.stopped_by,
+        "first_step_seconds": round(outcome.first_step_done - wall_start, 2)
+        if outcome.first_step_done
+        else None,
         "resumed_from_step": restored.step,
         "checkpoint": outcome.checkpoint,
         "placement": where.to_json() if where else None,
@@ -153,16 +181,17 @@ def write_summary(train_dir: str, summary: Dict, checkpoint: str | None) -> None
         ) from None
 
 
-def _print_end(cfg: Config, outcome: loop.Outcome) -> None:
+def _print_end(cfg: Config, outcome: loop.Outcome, wrote_summary: bool) -> None:
     """Placement report if asked, then the run's last line on stdout."""
     if cfg.run.placement_report and outcome.placement:
         print("\n".join(outcome.placement.lines()))
     summary_path = os.path.join(cfg.run.train_dir, "run_summary.json")
+    if not wrote_summary:
+        summary_path = "the chief writes run_summary.json"
     step = outcome.global_step
     if outcome.stopped_by == "signal":
-        print(
-            f"stopped at step {step}: saved {outcome.checkpoint}; rerun the same command to resume"
-        )
+        saved = f"saved {outcome.checkpoint}" if wrote_summary else "the chief keeps the state"
+        print(f"stopped at step {step}: {saved}; rerun the same command to resume")
     print(f"done: global step {step}  ({summary_path})", flush=True)
 
 

@@ -50,14 +50,17 @@ def augments(cfg: DataConfig) -> bool:
     return cfg.augment and cfg.dataset == "cifar10" and not cfg.use_synthetic_data
 
 
-def check_batch_fits(source: Source, batch_size: int, num_towers: int) -> None:
-    """Refuses a global batch larger than the training set."""
+def check_batch_fits(source: Source, batch_size: int, num_towers: int, num_shards: int = 1) -> None:
+    """Refuses a global batch larger than the training set (or a worker's
+    shard of it)."""
     global_batch = batch_size * num_towers
-    if global_batch > source.num_train:
+    available = source.num_train // num_shards
+    if global_batch > available:
+        shard = f" (1/{num_shards} of it per worker: {available})" if num_shards > 1 else ""
         raise UserError(
             f"--batch_size={batch_size} x {num_towers} towers = {global_batch} "
             f"examples per step, but {source.name} has only {source.num_train} "
-            "training examples; lower --batch_size or --num_gpus"
+            f"training examples{shard}; lower --batch_size or --num_gpus"
         )
 
 

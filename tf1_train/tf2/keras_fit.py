@@ -172,6 +172,7 @@ def run(cfg, gpus_found=None):
         wall_start,
         "train_steps",
         tf.__version__,
+        progress.meter.first_tick,
     )
     tf2_train.finish(cfg, summary, float(accuracy))
     return tf2_train.RunResult(summary, progress.losses)

@@ -63,7 +63,7 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     if trainer.plan.warning:
         print(f"warning: {trainer.plan.warning}", file=sys.stderr, flush=True)
     start = checkpoint.restore_latest(cfg.run.train_dir, trainer.state_by_name())
-    losses, rate = train_loop(trainer, cfg, source, start)
+    losses, rate, first_step_done = train_loop(trainer, cfg, source, start)
     checkpoint.save(cfg.run.train_dir, trainer.state_by_name(), int(trainer.optimizer.step.numpy()))
     accuracy = evaluate(trainer, source)
     summary = report.run_summary(
@@ -78,6 +78,7 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
         wall_start,
         "train_steps",
         tf.__version__,
+        first_step_done,
     )
     finish(cfg, summary, accuracy)
     return RunResult(summary, losses)
@@ -128,7 +129,7 @@ def train_loop(trainer: Trainer, cfg: Config, source, start: int):
         )
         for images, labels in ds.take(progress.todo):
             progress.step_done(float(trainer.steps.train(images, labels)), lr)
-    return progress.losses, progress.meter.overall_rate()
+    return progress.losses, progress.meter.overall_rate(), progress.meter.first_tick
 
 
 def evaluate(trainer: Trainer, source) -> float:

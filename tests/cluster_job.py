@@ -1,0 +1,107 @@
+"""A ps/worker job of real processes on 127.0.0.1, for the distributed tests.
+
+Each task's stdout and stderr go to files, so a test can wait for a line
+while the task runs, kill one task and restart it. Ports are picked when the
+job is made. Leaving the ``with`` block kills whatever is still running.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from typing import Dict, List, Sequence
+
+from tests.conftest import ROOT
+from tf1_train import cluster
+
+# Small and fast: mlp on the embedded digits, CPU towers without the warning.
+TRAIN_FLAGS = [
+    "--model=mlp",
+    "--dataset=digits",
+    "--device=cpu",
+    "--batch_size=32",
+    "--optimizer=momentum",
+    "--learning_rate=0.05",
+    "--momentum=0.9",
+    "--seed=1",
+    "--num_warmup_steps=0",
+]
+
+
+class Job:
+    """One ps and ``num_workers`` workers sharing ``flags``."""
+
+    def __init__(self, tmp_path, flags: Sequence[str], num_workers: int = 2):
+        ports = cluster.free_ports(1 + num_workers)
+        self.ps = f"127.0.0.1:{ports[0]}"
+        self.workers = [f"127.0.0.1:{p}" for p in ports[1:]]
+        self.dir = tmp_path
+        os.makedirs(tmp_path, exist_ok=True)
+        self.flags = list(TRAIN_FLAGS) + list(flags)
+        self.procs: Dict[str, subprocess.Popen] = {}
+        self.runs: Dict[str, int] = {}  # name -> how many times started
+
+    def __enter__(self) -> Job:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+    def argv(self, name: str, extra: Sequence[str] = ()) -> List[str]:
+        job, index = re.fullmatch(r"(ps|worker)(\d+)", name).groups()
+        return [
+            sys.executable,
+            "-m",
+            "tf1_train.main",
+            f"--job_name={job}",
+            f"--task_index={index}",
+            f"--ps_hosts={self.ps}",
+            f"--worker_hosts={','.join(self.workers)}",
+            *self.flags,
+            *extra,
+        ]
+
+    def log(self, name: str, stream: str = "out") -> str:
+        return os.path.join(self.dir, f"{name}.{self.runs[name]}.{stream}")
+
+    def start(self, *names: str, extra: Sequence[str] = ()) -> None:
+        """Starts the named tasks; ``extra`` flags go to these tasks only."""
+        for name in names:
+            self.runs[name] = self.runs.get(name, 0) + 1
+            with open(self.log(name), "w") as out, open(self.log(name, "err"), "w") as err:
+                self.procs[name] = subprocess.Popen(
+                    self.argv(name, extra), cwd=ROOT, stdout=out, stderr=err, text=True
+                )
+
+    def text(self, name: str, stream: str = "out") -> str:
+        with open(self.log(name, stream)) as f:
+            return f.read()
+
+    def wait_for_line(self, name: str, pattern: str, timeout: float) -> re.Match:
+        """Polls the task's stdout until ``pattern`` matches; fails if the
+        task exits first or the timeout passes."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = re.search(pattern, self.text(name))
+            if found:
+                return found
+            if self.procs[name].poll() is not None:
+                break
+            time.sleep(0.05)
+        raise AssertionError(
+            f"{name} never printed {pattern!r}:\n{self.text(name)}\n{self.text(name, 'err')}"
+        )
+
+    def wait(self, name: str, timeout: float) -> int:
+        return self.procs[name].wait(timeout=timeout)
+
+    def kill(self, name: str) -> None:
+        self.procs[name].send_signal(signal.SIGKILL)
+        self.procs[name].wait()

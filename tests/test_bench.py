@@ -1,0 +1,32 @@
+"""The benchmark's code path with tiny sizes: it runs and its JSON has the schema.
+
+Speed itself is never asserted in tests; ``./run.sh bench`` measures it.
+"""
+
+import json
+
+from tf1_train import bench
+
+ROUTE_KEYS = {
+    "examples_per_sec_median", "examples_per_sec_min", "examples_per_sec_max",
+    "first_step_seconds_median", "peak_rss_mb_max", "repetitions",
+    "ratio_to_tf2_custom", "flops_fraction_of_matmul",
+}  # fmt: skip
+
+
+def test_bench_quick_path_writes_table_and_json(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    args = ["--quick", "--workloads=lenet5/digits", "--routes=tf1_ps,tf2_custom,tf2_keras"]
+    assert bench.main(args + ["--reps=1", "--steps=12", f"--out={out}"]) == 0
+    results = json.loads(out.read_text())
+    assert results["matmul_flops_per_sec"] > 0 and results["towers"] == 2
+    workload = results["workloads"]["lenet5/digits"]
+    assert workload["flops_per_example"] > 0
+    assert set(workload["routes"]) == {"tf1_ps", "tf2_custom", "tf2_keras"}
+    for row in workload["routes"].values():
+        assert ROUTE_KEYS <= set(row)
+        assert row["examples_per_sec_median"] > 0 and row["peak_rss_mb_max"] > 0
+        assert row["first_step_seconds_median"] > 0
+    assert workload["routes"]["tf2_custom"]["ratio_to_tf2_custom"] == 1.0
+    table = capsys.readouterr().out
+    assert "tf1_ps" in table and "matmul fp32" in table

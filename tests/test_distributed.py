@@ -1,0 +1,265 @@
+"""Between-graph training with real ps and worker processes on 127.0.0.1.
+
+Every test has a hard timeout; ports are picked at run time. The async job
+runs once (module fixture, through the launcher and TF_CONFIG) and several
+tests read what it left.
+"""
+
+import json
+import re
+import signal
+import statistics
+import subprocess
+import sys
+
+import pytest
+
+from tests.cluster_job import TRAIN_FLAGS, Job
+from tests.conftest import ROOT, run_cli
+
+ASYNC_STEPS = 150
+
+
+def _summary(train_dir):
+    return json.loads((train_dir / "run_summary.json").read_text())
+
+
+def _launch(args, train_flags, timeout=200):
+    return run_cli(
+        ["--timeout_secs=180", *args, "--", *TRAIN_FLAGS, *train_flags],
+        module="tf1_train.launch",
+        timeout=timeout,
+    )
+
+
+def _losses(stdout, task):
+    """global step -> loss from a task's progress lines (launcher output)."""
+    pattern = rf"^\[{task}\] step (\d+)/\d+  loss ([\d.]+)"
+    return {int(s): float(x) for s, x in re.findall(pattern, stdout, re.M)}
+
+
+@pytest.fixture(scope="module")
+def async_job(tmp_path_factory):
+    train_dir = tmp_path_factory.mktemp("async")
+    out = _launch(
+        ["--num_ps=1", "--num_workers=2", "--use_tf_config"],
+        [
+            "--flagfile=flags/launch.flags",
+            f"--train_steps={ASYNC_STEPS}",
+            "--display_every=10",
+            "--save_checkpoint_steps=50",
+            f"--train_dir={train_dir}",
+        ],
+    )
+    return out, train_dir
+
+
+@pytest.mark.timeout(240)
+def test_async_job_reaches_the_target_step_and_the_loss_falls(async_job):
+    out, train_dir = async_job
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    summary = _summary(train_dir)
+    # Each worker stops once it reads global_step >= train_steps; the other
+    # may have applied one more update by then.
+    assert ASYNC_STEPS <= summary["global_step"] <= ASYNC_STEPS + 1
+    assert summary["cluster"]["num_workers"] == 2 and not summary["cluster"]["sync_replicas"]
+    losses = _losses(out.stdout, "worker0")
+    first, last = losses[min(losses)], summary["final_loss"]
+    assert last < 0.5 * first, losses
+    assert summary["test_accuracy"] > 0.8
+    # Variables live on the ps, the tower on the chief's own task.
+    assert summary["variable_devices"] == {"/job:ps/task:0/device:CPU:0": 6}
+    assert summary["tower_devices"] == ["/job:worker/task:0/device:CPU:0"]
+    assert summary["placement"]["unexpected"] == []
+    assert re.search(r"^\[worker1\] worker1: \d+ local steps", out.stdout, re.M)
+
+
+@pytest.mark.timeout(240)
+def test_parameter_servers_exit_by_themselves_with_status_0(async_job):
+    out, _ = async_job
+    assert "[ps0] ps0: all workers done, exiting" in out.stdout
+    for task in ("ps0", "worker0", "worker1"):
+        assert f"[launch] {task} exited with status 0" in out.stderr
+    # Every line a task printed is prefixed with its name.
+    assert all(re.match(r"\[(ps0|worker[01])\] ", line) for line in out.stdout.splitlines())
+
+
+@pytest.mark.timeout(240)
+def test_chief_checkpoint_restores_in_a_single_process_run(async_job):
+    _, train_dir = async_job
+    cluster = _summary(train_dir)
+    checkpoint, step = cluster["checkpoint"], cluster["global_step"]
+    assert checkpoint == f"{train_dir}/model.ckpt-{step}"
+    out = run_cli([*TRAIN_FLAGS, f"--train_dir={train_dir}", f"--train_steps={step + 20}"])
+    assert out.returncode == 0, out.stderr
+    resumed = re.search(r"resuming from (\S+) \(global step (\d+)\)", out.stdout)
+    assert resumed and resumed.group(1) == checkpoint
+    # Async: the other worker's last update may land while the chief saves.
+    assert step <= int(resumed.group(2)) <= step + 1
+    summary = _summary(train_dir)
+    assert summary["resumed_from_step"] == int(resumed.group(2))
+    assert summary["global_step"] == step + 20 and "cluster" not in summary
+
+
+@pytest.mark.timeout(240)
+def test_sync_replicas_apply_one_update_of_two_gradients_per_step(tmp_path):
+    steps = 60
+    flags = [f"--train_steps={steps}", "--display_every=1", "--save_checkpoint_steps=1000"]
+    out = _launch(
+        ["--num_ps=1", "--num_workers=2"],
+        [*flags, "--sync_replicas", f"--train_dir={tmp_path / 'sync'}"],
+    )
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    summary = _summary(tmp_path / "sync")
+    cluster = summary["cluster"]
+    # The chief counted its aggregation loop's updates: one per global step.
+    assert summary["global_step"] == steps == cluster["sync_updates"]
+    assert cluster["replicas_to_aggregate"] == 2
+    others = re.search(r"^\[worker1\] worker1: (\d+) local steps", out.stdout, re.M)
+    assert cluster["local_steps"] + int(others.group(1)) >= 2 * steps
+    # Both workers' losses of a step are the loss of one batch of 2 x 32;
+    # one process with batch 64 sees as many global batches.
+    w0, w1 = _losses(out.stdout, "worker0"), _losses(out.stdout, "worker1")
+    shared = sorted(set(w0) & set(w1))[-10:]
+    sync_tail = statistics.mean((w0[s] + w1[s]) / 2 for s in shared)
+    single = run_cli([*TRAIN_FLAGS, *flags, "--batch_size=64", f"--train_dir={tmp_path / 'one'}"])
+    assert single.returncode == 0, single.stderr
+    single_losses = [float(x) for x in re.findall(r"loss ([\d.]+)", single.stdout)]
+    single_tail = statistics.mean(single_losses[-10:])
+    assert single_losses[0] > 3 * single_tail  # the baseline did learn
+    assert sync_tail < 1.3 * single_tail + 0.05, (sync_tail, single_tail)
+    assert summary["test_accuracy"] > _summary(tmp_path / "one")["test_accuracy"] - 0.05
+
+
+@pytest.mark.timeout(240)
+def test_sync_worker_that_stops_first_does_not_leave_the_chief_blocked(tmp_path):
+    # PITFALLS 8: worker1 stops at step 20 while the chief waits for step
+    # 21's second gradient. Without the tokens worker1 leaves on its way
+    # out, the chief would block until --operation_timeout_secs and fail.
+    flags = ["--sync_replicas", "--display_every=5", "--operation_timeout_secs=30"]
+    with Job(tmp_path, [*flags, f"--train_dir={tmp_path / 'train'}"]) as job:
+        job.start("ps0", "worker0", extra=["--train_steps=40"])
+        job.start("worker1", extra=["--train_steps=20"])
+        assert job.wait("worker1", timeout=150) == 0, job.text("worker1", "err")
+        assert job.wait("worker0", timeout=150) == 0, job.text("worker0", "err")
+        assert job.wait("ps0", timeout=60) == 0
+    summary = _summary(tmp_path / "train")
+    assert summary["global_step"] == 40 == summary["cluster"]["sync_updates"]
+    assert "worker1: " in job.text("worker1") and "global step 20" in job.text("worker1")
+
+
+@pytest.mark.timeout(240)
+def test_killing_a_non_chief_worker_lets_the_others_finish(tmp_path):
+    steps = 1200
+    flags = [f"--train_steps={steps}", "--display_every=5", "--operation_timeout_secs=5"]
+    with Job(tmp_path, [*flags, f"--train_dir={tmp_path / 'train'}"]) as job:
+        job.start("ps0", "worker0", "worker1")
+        job.wait_for_line("worker1", r"step \d+/", timeout=150)
+        job.kill("worker1")
+        assert job.wait("worker0", timeout=150) == 0, job.text("worker0", "err")
+        assert job.wait("ps0", timeout=60) == 0
+        ps_err = job.text("ps0", "err")
+    assert _summary(tmp_path / "train")["global_step"] >= steps
+    assert "ps0: worker1 did not report done within 5 s of the chief" in ps_err
+
+
+@pytest.mark.timeout(240)
+def test_killed_chief_restarts_from_its_checkpoint(tmp_path):
+    steps = 500
+    flags = [f"--train_steps={steps}", "--display_every=50", "--save_checkpoint_steps=100"]
+    train_dir = tmp_path / "train"
+    with Job(tmp_path, [*flags, f"--train_dir={train_dir}"]) as job:
+        job.start("ps0", "worker0", "worker1")
+        job.wait_for_line("worker0", r"step [2-4]\d\d/", timeout=150)
+        job.kill("worker0")
+        job.start("worker0")
+        assert job.wait("worker0", timeout=150) == 0, job.text("worker0", "err")
+        resumed = re.search(
+            r"resuming from \S+model\.ckpt-(\d+) \(global step (\d+)\)", job.text("worker0")
+        )
+        assert job.wait("worker1", timeout=60) == 0
+        assert job.wait("ps0", timeout=60) == 0
+    # The checkpoint's step; worker1 kept training, so the live step read
+    # right after the restore may be a little further.
+    assert resumed, job.text("worker0")
+    checkpoint_step, live_step = int(resumed.group(1)), int(resumed.group(2))
+    assert 100 <= checkpoint_step <= live_step
+    summary = _summary(train_dir)
+    assert summary["resumed_from_step"] == live_step
+    assert summary["global_step"] >= steps
+
+
+@pytest.mark.timeout(240)
+def test_losing_the_only_ps_fails_every_worker_with_one_line(tmp_path):
+    flags = ["--train_steps=1000000", "--display_every=10", "--operation_timeout_secs=10"]
+    with Job(tmp_path, [*flags, f"--train_dir={tmp_path / 'train'}"]) as job:
+        job.start("ps0", "worker0", "worker1")
+        for worker in ("worker0", "worker1"):
+            job.wait_for_line(worker, r"step \d+/", timeout=150)
+        job.kill("ps0")
+        # The hard timeout is the "no hang" check.
+        codes = [job.wait(w, timeout=60) for w in ("worker0", "worker1")]
+        errors = [job.text(w, "err").strip().splitlines()[-1] for w in ("worker0", "worker1")]
+    assert codes == [4, 4]
+    for i, line in enumerate(errors):
+        assert line.startswith(f"error: worker{i}: training stopped: ")
+        assert "lost ps0 (UnavailableError: " in line or "--operation_timeout_secs" in line
+
+
+@pytest.mark.timeout(240)
+def test_workers_wait_for_missing_tasks_with_a_deadline(tmp_path):
+    # A session's master would wait forever for a missing ps, and a
+    # non-chief worker 30 s per poll for a missing chief (PITFALLS 9).
+    flags = ["--train_steps=10", "--startup_timeout_secs=3", f"--train_dir={tmp_path / 'train'}"]
+    with Job(tmp_path / "a", flags) as no_ps, Job(tmp_path / "b", flags) as no_chief:
+        no_ps.start("worker0")
+        no_chief.start("ps0", "worker1")
+        assert no_ps.wait("worker0", timeout=120) == 4
+        assert no_chief.wait("worker1", timeout=120) == 4
+    assert no_ps.text("worker0", "err").strip().splitlines()[-1] == (
+        f"error: --ps_hosts: ps0 at {no_ps.ps} not reachable after 3 s; start it, check "
+        "the address, or raise --startup_timeout_secs"
+    )
+    assert "worker1: waiting for the chief" in no_chief.text("worker1")
+    assert (
+        no_chief.text("worker1", "err")
+        .strip()
+        .splitlines()[-1]
+        .startswith(
+            f"error: worker1: the chief (--worker_hosts entry 0, {no_chief.workers[0]}) did "
+            "not initialise the model within 3 s"
+        )
+    )
+
+
+@pytest.mark.timeout(240)
+def test_interrupted_launcher_stops_the_workers_first_so_the_chief_saves(tmp_path):
+    # Ctrl-C / SIGTERM to the launcher: one SIGTERM per task, workers before
+    # the ps, whose variables the chief's last checkpoint reads.
+    train_dir = tmp_path / "train"
+    flags = ["--train_steps=1000000", "--display_every=20", f"--train_dir={train_dir}"]
+    args = ["--num_ps=1", "--num_workers=2", "--timeout_secs=200", "--", *TRAIN_FLAGS, *flags]
+    launcher = subprocess.Popen(
+        [sys.executable, "-m", "tf1_train.launch", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        training = set()
+        for line in launcher.stdout:
+            training |= {w for w in ("worker0", "worker1") if line.startswith(f"[{w}] step ")}
+            if len(training) == 2:
+                break
+        launcher.send_signal(signal.SIGTERM)
+        out, err = launcher.communicate(timeout=120)
+    finally:
+        launcher.kill()
+    assert launcher.returncode == 130, err
+    assert "[launch] worker0 exited with status 0" in err
+    assert "[launch] worker1 exited with status 0" in err
+    summary = _summary(train_dir)
+    assert summary["stopped_by"] == "signal"
+    assert summary["checkpoint"] == f"{train_dir}/model.ckpt-{summary['global_step']}"
+    assert "[worker0] SIGTERM received: stopping after step" in out

@@ -1,0 +1,288 @@
+"""A worker task of between-graph training on TensorFlow's gRPC runtime.
+
+Every worker builds the whole graph (``graph.build`` with a ``Worker``):
+variables on the parameter servers through
+``replica_device_setter(cluster=..., ps_strategy=greedy by bytes)``, its
+towers on its own task, one shard of the data. The chief (worker 0)
+initialises or restores the variables, saves checkpoints and TensorBoard
+events and writes run_summary.json, with the single-process code
+(``checkpoints``, ``loop``, ``train``); the other workers wait for it, with
+a deadline, and only train. All of them stop when the shared global step
+reaches --train_steps, then tell every ps they are done, and the parameter
+servers exit by themselves (``server.run_parameter_server``).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import List, NamedTuple, Optional
+
+import tensorflow as tf
+
+from tf1_train import (
+    checkpoints,
+    cluster,
+    devices,
+    graph,
+    loop,
+    paths,
+    server,
+    signals,
+    summaries,
+    sync,
+    train,
+)
+from tf1_train.config import ClusterConfig, Config
+from tf1_train.errors import ClusterError
+
+v1 = tf.compat.v1
+
+RECOVERY_WAIT_SECS = 0.5  # how often a worker looks whether the chief is done (TF default: 30)
+RELEASE_TIMEOUT_MS = 5000
+_ABANDONED: List[v1.Session] = []  # sessions of a broken cluster, never closed
+
+
+class Task(NamedTuple):
+    """This worker's server, graph and session config."""
+
+    cfg: Config
+    plan: devices.DevicePlan
+    g: graph.TrainGraph
+    server: v1.train.Server  # kept referenced for the life of the task
+    config: v1.ConfigProto
+    name: str  # worker0, worker1, ...
+    ready: tf.Tensor  # names of uninitialised variables: empty once the chief is done
+    local_init: tf.Operation  # this worker's own (local) variables
+    shutdown: List[tf.Operation]  # this worker's "done" token, one per ps
+
+
+def run(cfg: Config, gpus_found: Optional[int] = None) -> train.RunResult:
+    """Trains as worker ``cfg.cluster.task_index``; the chief writes run_summary.json.
+
+    Raises:
+      UserError: bad input or a busy port.
+      ClusterError: a ps or the chief was lost or did not answer in time.
+      TrainingDiverged: the loss became NaN or Inf.
+    """
+    wall_start = time.perf_counter()
+    cl = cfg.cluster
+    task = setup(cfg, gpus_found)
+    cluster.wait_for_tasks(cl, "ps", range(len(cl.ps_hosts)), cl.startup_timeout_secs)
+    with signals.graceful_stop() as stop:
+        outcome, restored, updates = _train(task, stop)
+        summary = train.make_summary(cfg, task.plan, outcome, restored, wall_start)
+        summary["cluster"] = cluster_summary(cl, len(outcome.losses), updates)
+        if cl.is_chief:
+            train.write_summary(cfg.run.train_dir, summary, outcome.checkpoint)
+    print(
+        f"{task.name}: {len(outcome.losses)} local steps, global step {outcome.global_step}"
+        + (f", {updates} synchronous updates applied" if updates is not None else ""),
+        flush=True,
+    )
+    return train.finish(cfg, summary, outcome, wrote_summary=cl.is_chief)
+
+
+def setup(cfg: Config, gpus_found: Optional[int]) -> Task:
+    """Builds the worker's graph and starts its server (the chief first
+    checks its train_dir, so a bad one fails before anything starts)."""
+    cl = cfg.cluster
+    if cl.is_chief:
+        paths.prepare_train_dir(cfg.run.train_dir)
+        paths.check_trace_file(cfg.run.trace_file)
+    worker = graph.Worker(cl.task_index, cl.num_workers, cl.sync_replicas)
+    plan, _, g = train.build(cfg, gpus_found, worker)
+    config = server.server_config(cl, devices.session_config(cfg.devices, plan))
+    srv = server.start_server(cl, config)
+    with g.graph.as_default(), tf.device(worker.device):
+        ready = v1.report_uninitialized_variables(v1.global_variables())
+        local_init = v1.local_variables_initializer()
+        shutdown = server.shutdown_ops(cl)
+    train.print_startup(cfg, plan)
+    print(describe(cl), flush=True)
+    name = cluster.task_name("worker", cl.task_index)
+    return Task(cfg, plan, g, srv, config, name, ready, local_init, shutdown)
+
+
+def describe(cl: ClusterConfig) -> str:
+    """The startup line saying which task this is and how updates are made."""
+    role = "chief" if cl.is_chief else "non-chief"
+    mode = "synchronous (SyncReplicasOptimizer)" if cl.sync_replicas else "asynchronous"
+    return (
+        f"cluster ({cl.source}): worker {cl.task_index} of {cl.num_workers} ({role}), "
+        f"{len(cl.ps_hosts)} ps; {mode} updates"
+    )
+
+
+def cluster_summary(cl: ClusterConfig, local_steps: int, updates: Optional[int]) -> dict:
+    """run_summary.json's ``cluster`` entry."""
+    out = {
+        "job_name": cl.job_name,
+        "task_index": cl.task_index,
+        "num_ps": len(cl.ps_hosts),
+        "num_workers": cl.num_workers,
+        "sync_replicas": cl.sync_replicas,
+        "local_steps": local_steps,
+    }
+    if updates is not None:
+        out["sync_updates"] = updates
+        out["replicas_to_aggregate"] = cl.num_workers
+    return out
+
+
+def _train(task: Task, stop: signals.StopRequest):
+    """Session, restore or wait, input, steps, shutdown: (Outcome, Restored, updates).
+
+    The parameter servers are told this worker is done unless a signal
+    stopped it (it will be restarted) or the cluster itself broke.
+    """
+    g = task.g
+    sess = updater = None
+    notify = True
+    try:
+        sess = _open_session(task)
+        restored = _restore(task, sess)
+        updater = _start_updater(sess, task)
+        sess.run(g.input_init, {g.start_step: restored.step})
+        outcome = _loop(task, sess, stop, restored)
+        notify = outcome.stopped_by != "signal"
+    except tf.errors.OpError as e:
+        # After a failed cluster step, closing the session (also from its
+        # __del__) waits forever for the lost task: keep it referenced and
+        # let main.py end the process with os._exit.
+        _ABANDONED.append(sess)
+        sess = None
+        raise _lost(task, e) from None
+    finally:
+        if sess is not None:
+            _shutdown(task, sess, updater, notify)
+    return outcome, restored, updater.updates if updater else None
+
+
+def _shutdown(task: Task, sess: v1.Session, updater, notify: bool) -> None:
+    """Stops the chief's updater, tells every ps, closes the session."""
+    if updater:
+        updater.stop()
+    if notify:
+        server.notify_parameter_servers(sess, task.shutdown)
+    sess.close()
+    if updater:
+        updater.join(timeout=10)
+
+
+def _loop(task: Task, sess: v1.Session, stop, restored) -> loop.Outcome:
+    """The single-process TrainLoop in the worker's role."""
+    cfg, g = task.cfg, task.g
+    chief = cfg.cluster.is_chief
+    verbosity = cfg.run.summary_verbosity if chief else 0
+    histograms = None
+    if verbosity >= 2:
+        histograms = summaries.build_histograms(g.graph, g.model_variables)
+    writer = summaries.EventWriter(cfg.run.train_dir, g.graph, verbosity, histograms)
+    role = loop.Role(chief, g.step_after, lambda: _release_peers(sess, g))
+    try:
+        if restored.path:
+            print(f"resuming from {restored.path} (global step {restored.step})", flush=True)
+            writer.restarted(restored.step)
+        return loop.TrainLoop(sess, g, cfg, task.plan, writer, stop, restored, role).run()
+    finally:
+        writer.close()
+
+
+def _open_session(task: Task) -> v1.Session:
+    """The chief's session at once; the others' once the chief is done."""
+    if task.cfg.cluster.is_chief:
+        return v1.Session(task.server.target, graph=task.g.graph, config=task.config)
+    return _wait_for_chief(task)
+
+
+def _restore(task: Task, sess: v1.Session) -> checkpoints.Restored:
+    """The chief initialises or restores; the others start at the live step.
+    Then every worker initialises its local variables and, in sync mode,
+    sets its local step to the global step (the chief also the accumulators':
+    chief_init_op), in that order, one run each."""
+    cl, g = task.cfg.cluster, task.g
+    if cl.is_chief:
+        restored = _chief_restore(sess, g, task.ready, task.cfg.run.train_dir)
+    else:
+        restored = checkpoints.Restored(None, int(sess.run(g.global_step)))
+    sess.run(task.local_init)
+    if g.sync is not None:
+        sess.run(g.sync.local_init_op)
+    return restored
+
+
+def _chief_restore(sess: v1.Session, g: graph.TrainGraph, ready, train_dir: str):
+    """Restores the newest checkpoint, keeps live variables when there is
+    none (a restarted chief before its first save), or initialises."""
+    if not checkpoints.find(train_dir) and len(sess.run(ready)) == 0:
+        step = int(sess.run(g.global_step))
+        print(f"no checkpoint: continuing from the live variables at global step {step}")
+        return checkpoints.Restored(None, step)
+    return checkpoints.restore_or_init(sess, g, train_dir)
+
+
+def _wait_for_chief(task: Task) -> v1.Session:
+    """A non-chief worker's session, once the chief has made the model ready.
+
+    SessionManager polls every RECOVERY_WAIT_SECS instead of its default
+    30 s (PITFALLS 9), and gives up after --startup_timeout_secs.
+    """
+    cl, g = task.cfg.cluster, task.g
+    print(
+        f"{task.name}: waiting for the chief ({cl.worker_hosts[0]}) to initialise or "
+        f"restore the model (up to {cl.startup_timeout_secs} s)",
+        flush=True,
+    )
+    manager = v1.train.SessionManager(
+        ready_op=task.ready, graph=g.graph, recovery_wait_secs=RECOVERY_WAIT_SECS
+    )
+    try:
+        return manager.wait_for_session(
+            task.server.target, config=task.config, max_wait_secs=cl.startup_timeout_secs
+        )
+    except tf.errors.DeadlineExceededError:
+        raise ClusterError(
+            f"{task.name}: the chief ({cl.name('worker_hosts')} entry 0, "
+            f"{cl.worker_hosts[0]}) did not initialise the model within "
+            f"{cl.startup_timeout_secs} s; start it, or raise --startup_timeout_secs"
+        ) from None
+
+
+def _start_updater(sess: v1.Session, task: Task) -> Optional[sync.ChiefUpdater]:
+    if task.g.sync is None or not task.cfg.cluster.is_chief:
+        return None
+    updater = sync.ChiefUpdater(sess, task.g.sync.update_op)
+    updater.start()
+    return updater
+
+
+def _release_peers(sess: v1.Session, g: graph.TrainGraph) -> None:
+    """Sync mode: frees workers waiting for an update that will not come."""
+    if g.sync is None:
+        return
+    try:
+        sess.run(g.sync.release_op, options=v1.RunOptions(timeout_in_ms=RELEASE_TIMEOUT_MS))
+    except tf.errors.OpError as e:
+        print(f"warning: could not release the other workers ({type(e).__name__})", flush=True)
+
+
+def _lost(task: Task, error: tf.errors.OpError) -> ClusterError:
+    """One line for a cluster op that failed or timed out."""
+    cl = task.cfg.cluster
+    what = type(error).__name__
+    if isinstance(error, tf.errors.DeadlineExceededError):
+        cause = f"no answer within --operation_timeout_secs={cl.operation_timeout_secs}"
+        if cl.sync_replicas:
+            cause += "; with --sync_replicas every worker must take part in every step"
+        detail = checkpoints.reason(error)
+    else:
+        peer = re.search(r"remote target /job:(\w+)/replica:\d+/task:(\d+)", error.message)
+        lost = cluster.task_name(*peer.groups()) if peer else "a parameter server or the chief"
+        cause = f"lost {lost}"
+        grpc = re.search(r'grpc_message:"([^"]*)"', error.message)
+        detail = grpc.group(1) if grpc else checkpoints.reason(error)
+    return ClusterError(
+        f"{task.name}: training stopped: {cause} ({what}: {detail}); restart the "
+        "missing task, then this worker: the chief resumes from its last checkpoint"
+    )

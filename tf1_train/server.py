@@ -1,0 +1,162 @@
+"""TensorFlow's gRPC runtime for a cluster task: servers, configs, shutdown.
+
+Parameter servers do not sit in ``server.join()``, which never returns
+(PITFALLS 9): each one owns a shutdown queue and exits 0 once every worker
+has put its token there, so a finished job leaves no process behind.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import List, Optional
+
+import tensorflow as tf
+
+from tf1_train import cluster
+from tf1_train.config import ClusterConfig
+from tf1_train.errors import UserError
+
+v1 = tf.compat.v1
+
+POLL_SECS = 0.5  # a ps looks at its shutdown queue this often
+NOTIFY_TIMEOUT_MS = 5000  # a worker's token to a lost ps is given up after this
+
+
+def cluster_spec(cfg: ClusterConfig) -> tf.train.ClusterSpec:
+    return tf.train.ClusterSpec({"ps": list(cfg.ps_hosts), "worker": list(cfg.worker_hosts)})
+
+
+def server_config(cfg: ClusterConfig, base: Optional[v1.ConfigProto] = None) -> v1.ConfigProto:
+    """``base`` (devices, threads, GPU options) plus the cluster's settings.
+
+    Device filters keep a task from waiting on tasks it never talks to;
+    ``operation_timeout_in_ms`` turns a blocked op (a lost ps, a sync
+    replica that never arrives) into DeadlineExceededError instead of a hang.
+    """
+    config = v1.ConfigProto()
+    if base is not None:
+        config.CopyFrom(base)
+    else:
+        config.device_count["GPU"] = 0  # a ps keeps its hands off the GPUs
+    config.device_filters[:] = cluster.device_filters(cfg.job_name, cfg.task_index)
+    config.operation_timeout_in_ms = cfg.operation_timeout_secs * 1000
+    return config
+
+
+def start_server(cfg: ClusterConfig, config: v1.ConfigProto) -> v1.train.Server:
+    """Starts this task's server, or fails with one line naming the port.
+
+    The gRPC server listens on all interfaces without authentication
+    (PITFALLS 21): run clusters on trusted networks only.
+    """
+    cluster.check_own_port(cfg)
+    address = cfg.hosts(cfg.job_name)[cfg.task_index]
+    try:
+        return v1.train.Server(
+            cluster_spec(cfg),
+            job_name=cfg.job_name,
+            task_index=cfg.task_index,
+            config=config,
+            start=True,
+        )
+    except (tf.errors.OpError, ValueError) as e:
+        field = "ps_hosts" if cfg.job_name == "ps" else "worker_hosts"
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise UserError(
+            f"{cfg.name(field)}: cannot start the server of "
+            f"{cluster.task_name(cfg.job_name, cfg.task_index)} at {address}: {first}"
+        ) from None
+
+
+def shutdown_queue(ps_index: int, num_workers: int) -> tf.queue.FIFOQueue:
+    """The queue on ps ``ps_index`` where workers leave their "done" token.
+
+    Built identically by the ps and every worker: the shared_name makes all
+    of them refer to the one queue living on that ps.
+    """
+    with tf.device(f"/job:ps/task:{ps_index}"):
+        return tf.queue.FIFOQueue(
+            max(num_workers, 1),
+            [tf.int32],
+            shapes=[[]],
+            shared_name=f"tf1_train_shutdown_ps{ps_index}",
+            name=f"shutdown_ps{ps_index}",
+        )
+
+
+def shutdown_ops(cfg: ClusterConfig) -> List[tf.Operation]:
+    """Worker side, built into the worker's graph: one enqueue per ps."""
+    return [
+        shutdown_queue(i, cfg.num_workers).enqueue(tf.constant(cfg.task_index, tf.int32))
+        for i in range(len(cfg.ps_hosts))
+    ]
+
+
+def notify_parameter_servers(sess: v1.Session, ops: List[tf.Operation]) -> None:
+    """Leaves this worker's token on every ps; a ps already gone is reported, not fatal."""
+    options = v1.RunOptions(timeout_in_ms=NOTIFY_TIMEOUT_MS)
+    for i, op in enumerate(ops):
+        try:
+            sess.run(op, options=options)
+        except tf.errors.OpError as e:
+            print(
+                f"warning: could not tell ps{i} that this worker is done "
+                f"({type(e).__name__}); it may need to be stopped by hand",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+def run_parameter_server(cfg: ClusterConfig) -> int:
+    """A ps task: serves variables until the workers are done; returns 0.
+
+    It waits without limit for the chief (worker 0: the one that saves),
+    then at most ``operation_timeout_secs`` for the others, which stop on
+    the same global step and so finish within moments of the chief; a
+    worker that died never reports, and the ps says so and exits anyway.
+    """
+    name = cluster.task_name("ps", cfg.task_index)
+    server = start_server(cfg, server_config(cfg))
+    print(f"{name}: serving at {cfg.ps_hosts[cfg.task_index]}", flush=True)
+    graph = tf.Graph()
+    with graph.as_default():
+        queue = shutdown_queue(cfg.task_index, cfg.num_workers)
+        size, token = queue.size(), queue.dequeue()
+    with v1.Session(server.target, graph=graph, config=server_config(cfg)) as sess:
+        missing = _collect_tokens(sess, size, token, cfg, name)
+    if missing:
+        workers = ", ".join(cluster.task_name("worker", i) for i in missing)
+        print(
+            f"warning: {name}: {workers} did not report done within "
+            f"{cfg.operation_timeout_secs} s of the chief; exiting anyway",
+            file=sys.stderr,
+            flush=True,
+        )
+    else:
+        print(f"{name}: all workers done, exiting", flush=True)
+    return 0
+
+
+def _collect_tokens(sess, size, token, cfg: ClusterConfig, name: str) -> List[int]:
+    """Takes tokens until every worker reported or the grace period ran out.
+
+    The queue's size is polled rather than a dequeue timed out: a cancelled
+    dequeue makes TensorFlow log warnings every time. Returns the workers
+    that never reported.
+    """
+    pending = set(range(cfg.num_workers))
+    chief_done_at = None
+    while pending:
+        if sess.run(size) == 0:
+            if chief_done_at and time.monotonic() - chief_done_at > cfg.operation_timeout_secs:
+                break
+            time.sleep(POLL_SECS)
+            continue
+        worker = int(sess.run(token))
+        pending.discard(worker)
+        if worker == 0:
+            chief_done_at = time.monotonic()
+        done = cfg.num_workers - len(pending)
+        print(f"{name}: worker{worker} done ({done} of {cfg.num_workers})", flush=True)
+    return sorted(pending)
