@@ -20,6 +20,7 @@ from __future__ import annotations
 import gzip
 import os
 import shutil
+import socket
 import stat
 from typing import Callable, List, NamedTuple, Optional
 
@@ -27,7 +28,7 @@ import pytest
 
 from tests import data_files
 from tests.conftest import run_cli, small_config
-from tf1_train import train
+from tf1_train import cluster, train
 
 TF2_MAIN = "tf1_train.tf2.main"
 BASE = ["--model=mlp", "--optimizer=sgd", "--batch_size=8", "--train_steps=6", "--device=cpu"]
@@ -44,6 +45,7 @@ class Bad(NamedTuple):
     # the same TFRecord files (so its checkpoint restores), and the failed
     # run may add an events file to it (nothing else).
     mid_run: bool = False
+    env: Optional[dict] = None  # extra environment (TF_CONFIG)
 
 
 def _write(relpath: str, text: str = "x"):
@@ -370,6 +372,66 @@ DATA = [
     ),
 ]
 
+# Between-graph clusters: flags, TF_CONFIG, ports. {busy} is a port held open
+# (listening) by this module for the duration of the tests.
+PS = "--ps_hosts=127.0.0.1:{free0}"
+WORKERS = "--worker_hosts=127.0.0.1:{free1},127.0.0.1:{free2}"
+WORKER = ["--job_name=worker", PS, WORKERS]
+
+
+def _tf_config(cluster: str, task: str) -> dict:
+    return {"TF_CONFIG": f'{{"cluster": {cluster}, "task": {task}}}'}
+
+
+CLUSTER = [
+    Bad(
+        "ps_hosts not host:port",
+        ["--job_name=worker", "--ps_hosts=nohost", WORKERS],
+        "--ps_hosts: 'nohost'",
+        "is not host:port",
+    ),
+    Bad("worker_hosts port 0", ["--job_name=worker", PS, "--worker_hosts=h:0"], "'h:0'", "port"),
+    Bad("ps_hosts empty", ["--job_name=worker", WORKERS], "--ps_hosts", "empty"),
+    Bad("job_name unknown", ["--job_name=chief", PS, WORKERS], "--job_name", "valid: ps, worker"),
+    Bad("task_index out of range", WORKER + ["--task_index=2"], "--task_index", "2 worker"),
+    Bad("task_index negative", WORKER + ["--task_index=-1"], "--task_index: got -1", "task"),
+    Bad("hosts without job_name", [PS, WORKERS], "--ps_hosts", "without --job_name"),
+    Bad("sync_replicas without cluster", ["--sync_replicas"], "--sync_replicas", "needs a cluster"),
+    Bad(
+        "replicated in a cluster",
+        WORKER + ["--variable_update=replicated"],
+        "--variable_update",
+        "a cluster",
+    ),
+    Bad(
+        "operation_timeout_secs=0",
+        WORKER + ["--operation_timeout_secs=0"],
+        "--operation_timeout_secs",
+        ">= 1",
+    ),
+    Bad("TF_CONFIG not JSON", [], "TF_CONFIG", "expected {", env={"TF_CONFIG": '{"cluster": '}),
+    Bad(
+        "TF_CONFIG task index out of range",
+        [],
+        "TF_CONFIG: task.index 1",
+        "expected {",
+        env=_tf_config('{"worker": ["127.0.0.1:1"]}', '{"type": "worker", "index": 1}'),
+    ),
+    Bad(
+        "TF_CONFIG unknown task type",
+        [],
+        "TF_CONFIG: task.type 'boss'",
+        "is not one of chief, worker, ps",
+        env=_tf_config('{"worker": ["127.0.0.1:1"]}', '{"type": "boss", "index": 0}'),
+    ),
+    Bad(
+        "busy port",
+        ["--job_name=ps", "--task_index=0", "--ps_hosts=127.0.0.1:{busy}", WORKERS],
+        "--ps_hosts: port {busy} of ps0",
+        "stop what holds it or give this task another port",
+    ),
+]
+
 # The TF2 entry point takes the same flags plus --route, and the same rules.
 TF2 = [
     Bad("tf2 route", ["--route=fit"], "--route=fit", "valid: custom, keras", module=TF2_MAIN),
@@ -386,7 +448,7 @@ TF2 = [
     ),
 ]
 
-BAD = ENUMS + COUNTS + NUMBERS + COMBINATIONS + COMMAND_LINE + RUNTIME + DATA + TF2
+BAD = ENUMS + COUNTS + NUMBERS + COMBINATIONS + COMMAND_LINE + RUNTIME + DATA + CLUSTER + TF2
 
 
 @pytest.fixture(scope="module")
@@ -402,6 +464,16 @@ def trained(tmp_path_factory):
         cfg = small_config(path, model="mlp", batch=8, steps=4, save_checkpoint_steps=2, **extra)
         train.run(cfg, gpus_found=0)
     return found
+
+
+@pytest.fixture(scope="module")
+def ports():
+    """{busy}: a port held listening; {free0..2}: ports free when taken."""
+    with socket.socket() as held:
+        held.bind(("0.0.0.0", 0))
+        held.listen()
+        free = cluster.free_ports(3)
+        yield {"busy": held.getsockname()[1], **{f"free{i}": p for i, p in enumerate(free)}}
 
 
 def snapshot(directory):
@@ -425,23 +497,24 @@ def test_the_table_is_large_enough():
 
 
 @pytest.mark.parametrize("row", BAD, ids=[row.id for row in BAD])
-def test_bad_input_is_one_clear_line_and_loses_nothing(row, trained, tmp_path):
+def test_bad_input_is_one_clear_line_and_loses_nothing(row, trained, ports, tmp_path):
     run_dir = tmp_path / "run"
     shutil.copytree(trained["tfrecord" if row.mid_run else "digits"], run_dir)
     if row.setup:
         row.setup(tmp_path, run_dir)
     before = snapshot(tmp_path)  # the train_dir copy and every file a row made
     assert any(name.startswith("run/model.ckpt-") for name in before)
-    args = [a.format(tmp=tmp_path, run=run_dir) for a in row.args]
+    names = dict(tmp=tmp_path, run=run_dir, **ports)
+    args = [a.format(**names) for a in row.args]
     if not any(a.startswith("--train_dir=") for a in args):
         args.append(f"--train_dir={run_dir}")
-    out = run_cli(BASE + args, timeout=120, module=row.module)
+    out = run_cli(BASE + args, timeout=120, module=row.module, env=row.env)
     text = out.stdout + out.stderr
     assert out.returncode == 2, text[-3000:]
     assert "Traceback" not in text
     errors = [line for line in text.splitlines() if line.startswith("error:")]
     assert len(errors) == 1, text[-3000:]
-    assert row.names.format(tmp=tmp_path, run=run_dir) in errors[0]
+    assert row.names.format(**names) in errors[0]
     assert row.valid in errors[0]
     after = snapshot(tmp_path)
     if row.mid_run:  # the row tests the error of a running input pipeline
