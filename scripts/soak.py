@@ -8,6 +8,12 @@ stops it with SIGTERM at the deadline (it saves and exits 0), and reports
 RSS over time. Growth is measured from the end of the warm-up (the first
 fifth of the run, when graphs, allocators and caches fill) to the mean of the
 last fifth; the project's bar is under 5%. Not part of CI: it takes minutes.
+
+The baseline is the mean of the samples in the twentieth of the run right
+after warm-up, not one sample: RSS wobbles while a checkpoint or an eval
+runs, and a single low or high sample would fake growth or hide it. The
+child's output goes to ``<train_dir>/soak.log`` (a pipe nobody reads would
+fill and stall the run).
 """
 
 from __future__ import annotations
@@ -20,14 +26,45 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import List, Optional, Tuple
+
+# How long a process that got SIGTERM may take to save and exit.
+STOP_TIMEOUT_S = 120
 
 
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024.0
-    raise RuntimeError("no VmRSS")
+def rss_mb(pid: int) -> Optional[float]:
+    """Resident set size in MB, or None if the process is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024.0
+    except FileNotFoundError:
+        pass
+    return None
+
+
+def growth(samples: List[Tuple[float, float]]) -> Tuple[float, float, float]:
+    """(baseline MB, last-fifth mean MB, relative growth) of (time, rss) samples."""
+    rss = [r for _, r in samples]
+    n = len(rss)
+    fifth = max(n // 5, 1)
+    base_window = rss[fifth : fifth + max(n // 20, 1)] or rss[-1:]
+    base = sum(base_window) / len(base_window)
+    tail = rss[-fifth:]
+    last = sum(tail) / len(tail)
+    return base, last, (last - base) / base
+
+
+def stop(proc: subprocess.Popen) -> int:
+    """SIGTERM, then a bounded wait; SIGKILL if the process does not exit."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.wait(timeout=STOP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        print(f"soak: no exit {STOP_TIMEOUT_S} s after SIGTERM; killing", file=sys.stderr)
+        proc.kill()
+        return proc.wait()
 
 
 def main(argv=None) -> int:
@@ -43,21 +80,24 @@ def main(argv=None) -> int:
         "--train_steps=100000000", "--save_checkpoint_steps=500", "--eval_every=2000",
         "--display_every=5000", f"--train_dir={train_dir}", *args.extra,
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log_path = os.path.join(train_dir, "soak.log")
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     start, samples = time.time(), []
     deadline = start + args.minutes * 60
     while time.time() < deadline and proc.poll() is None:
-        samples.append((round(time.time() - start, 1), round(rss_mb(proc.pid), 1)))
+        rss = rss_mb(proc.pid)
+        if rss is not None:
+            samples.append((round(time.time() - start, 1), round(rss, 1)))
         time.sleep(args.interval)
-    if proc.poll() is not None:
-        print(proc.stderr.read().decode()[-2000:], file=sys.stderr)
+    if proc.poll() is not None or len(samples) < 5:
+        proc.kill()
+        with open(log_path) as f:
+            print(f.read()[-2000:], file=sys.stderr)
+        print(f"soak: training ended early (status {proc.wait()}); log {log_path}")
         return 1
-    proc.send_signal(signal.SIGTERM)
-    code = proc.wait(timeout=120)
-    n = len(samples)
-    warm = samples[max(n // 5, 1) - 1][1]
-    tail = [r for _, r in samples[-max(n // 5, 1) :]]
-    growth = (sum(tail) / len(tail) - warm) / warm
+    code = stop(proc)
+    base, last, rel = growth(samples)
     steps = None
     summary_path = os.path.join(train_dir, "run_summary.json")
     if os.path.exists(summary_path):
@@ -66,9 +106,9 @@ def main(argv=None) -> int:
     result = {
         "minutes": args.minutes,
         "samples": samples,
-        "rss_after_warmup_mb": warm,
-        "rss_last_fifth_mean_mb": round(sum(tail) / len(tail), 1),
-        "growth": round(growth, 4),
+        "rss_after_warmup_mb": round(base, 1),
+        "rss_last_fifth_mean_mb": round(last, 1),
+        "growth": round(rel, 4),
         "global_step": steps,
         "exit_status_after_sigterm": code,
         "train_dir": train_dir,
@@ -76,10 +116,10 @@ def main(argv=None) -> int:
     with open(args.out, "w") as f:
         json.dump(result, f, indent=1)
     print(
-        f"RSS after warm-up {warm:.1f} MB, last fifth {result['rss_last_fifth_mean_mb']} MB: "
-        f"growth {100 * growth:.2f}% over {args.minutes} min, {steps} steps; exit {code}"
+        f"RSS after warm-up {base:.1f} MB, last fifth {last:.1f} MB: "
+        f"growth {100 * rel:.2f}% over {args.minutes} min, {steps} steps; exit {code}"
     )
-    return 0 if growth < 0.05 and code == 0 else 1
+    return 0 if rel < 0.05 and code == 0 else 1
 
 
 if __name__ == "__main__":

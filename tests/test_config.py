@@ -62,5 +62,5 @@ def test_importing_config_does_not_import_tensorflow():
     import sys
 
     code = "import sys, tf1_train.config, tf1_train.main; print('tensorflow' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "False", out.stderr

@@ -1,6 +1,7 @@
 """Parameter servers leave by themselves (PITFALLS 9): a real ps process, and
 this test process playing the workers through the ps's gRPC target."""
 
+import socket
 import subprocess
 import sys
 
@@ -10,12 +11,15 @@ import tensorflow as tf
 from tests.conftest import ROOT
 from tf1_train import cluster, server
 from tf1_train.config import ClusterConfig
+from tf1_train.errors import ClusterError
 
 v1 = tf.compat.v1
 
 
-def _start_ps(timeout_secs):
+def _start_ps(timeout_secs, chief_port=None, extra=()):
     ps, w0, w1 = (f"127.0.0.1:{p}" for p in cluster.free_ports(3))
+    if chief_port is not None:
+        w0 = f"127.0.0.1:{chief_port}"
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -25,6 +29,7 @@ def _start_ps(timeout_secs):
             f"--ps_hosts={ps}",
             f"--worker_hosts={w0},{w1}",
             f"--operation_timeout_secs={timeout_secs}",
+            *extra,
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -71,3 +76,47 @@ def test_parameter_server_gives_up_on_a_dead_worker_after_the_chief():
         proc.kill()
     assert proc.returncode == 0, err
     assert "warning: ps0: worker1 did not report done within 2 s of the chief" in err
+
+
+def test_chief_watch_gives_up_only_on_a_chief_it_has_seen():
+    cfg = ClusterConfig(ps_hosts=("p:1",), worker_hosts=("c:2",), startup_timeout_secs=10)
+    up = {"c:2": False}
+    watch = server.ChiefWatch(cfg, "ps0", lambda address: up[address])
+    for t in range(0, 100, 2):  # never seen (a firewall?): waits as before
+        watch.check(float(t))
+    up["c:2"] = True
+    watch.check(100.0)
+    up["c:2"] = False
+    watch.check(102.0)  # lost: the clock starts
+    watch.check(110.0)
+    up["c:2"] = True
+    watch.check(112.0)  # back (a restarted chief): the clock stops
+    up["c:2"] = False
+    watch.check(114.0)
+    watch.check(124.0)
+    with pytest.raises(ClusterError, match=r"^ps0: the chief \(worker0 at c:2\) has not been"):
+        watch.check(126.0)
+
+
+@pytest.mark.timeout(120)
+def test_parameter_server_exits_4_when_the_chief_is_gone_for_good():
+    # The chief's port, played by a listening socket, goes away for good:
+    # the ps waits --startup_timeout_secs, then says so in one line.
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    held.listen()
+    proc, _ = _start_ps(60, held.getsockname()[1], ["--startup_timeout_secs=2"])
+    try:
+        while "ps0: the chief (worker0 at" not in proc.stdout.readline():
+            assert proc.poll() is None, proc.stderr.read()
+        held.close()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        held.close()
+        proc.kill()
+    assert proc.returncode == 4, err
+    assert "is not reachable; waiting up to 2 s for it to come back" in out
+    errors = [line for line in err.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "Traceback" not in err, err
+    assert errors[0].startswith("error: ps0: the chief (worker0 at 127.0.0.1:")
+    assert "has not been reachable for 2 s (--startup_timeout_secs)" in errors[0]

@@ -16,6 +16,7 @@ def test_ruff_lint_and_format_are_clean():
             cwd=ROOT,
             capture_output=True,
             text=True,
+            timeout=120,
         )
         assert out.returncode == 0, out.stdout + out.stderr
 

@@ -10,7 +10,13 @@ resumes everything.
 Checkpoints are found by their ``model.ckpt-<step>.index`` files rather than
 through the ``checkpoint`` state file, so a damaged state file cannot hide
 them. An index file appears only once its bundle is complete: TensorFlow's
-BundleWriter writes ``*.tempstate*`` files and renames them.
+BundleWriter writes ``*.tempstate*`` files and renames them, data first.
+
+A process killed while saving (tests/test_faults.py kills at every phase)
+leaves files behind that nothing would ever delete: a ``*.tempstate*`` file,
+a data file whose index was already deleted, a checkpoint beyond max_to_keep
+whose deletion never came. Repeated preemptions would fill the disk with
+them, so each successful save removes those older than itself.
 """
 
 from __future__ import annotations
@@ -18,16 +24,18 @@ from __future__ import annotations
 import glob
 import os
 import re
-from typing import List, NamedTuple, Optional
+from typing import List, NamedTuple, Optional, Sequence
 
 import tensorflow as tf
 
-from tf1_train.errors import UserError
+from tf1_train.errors import RunFailed, UserError
 
 v1 = tf.compat.v1
 
 PREFIX = "model.ckpt"
 _INDEX = re.compile(re.escape(PREFIX) + r"-(\d+)\.index$")
+# Any file of a checkpoint: index, data shard, or a temporary of either.
+_ANY_FILE = re.compile(re.escape(PREFIX) + r"-(\d+)\.(index|data-\d+-of-\d+)(\.tempstate\d+)?$")
 
 
 class Restored(NamedTuple):
@@ -57,10 +65,52 @@ def save(sess: v1.Session, saver: v1.train.Saver, train_dir: str, step: int) -> 
     No ``.meta`` file: the graph is rebuilt from flags (and is in the
     TensorBoard events), and writing it costs more than the variables of the
     small models.
+
+    Raises:
+      RunFailed: the files could not be written (disk full, file size limit,
+        permissions changed mid-run); names the newest intact checkpoint.
     """
-    return saver.save(
-        sess, os.path.join(train_dir, PREFIX), global_step=step, write_meta_graph=False
+    try:
+        path = saver.save(
+            sess, os.path.join(train_dir, PREFIX), global_step=step, write_meta_graph=False
+        )
+    except (tf.errors.OpError, OSError) as e:
+        raise RunFailed(_save_failed(train_dir, step, e)) from None
+    remove_leftovers(train_dir, saver.last_checkpoints, step)
+    return path
+
+
+def _save_failed(train_dir: str, step: int, error: Exception) -> str:
+    why = reason(error) if isinstance(error, tf.errors.OpError) else error.strerror or str(error)
+    why = why.rsplit("; ", 1)[-1]  # TensorFlow puts the temporary file's path first
+    if "No space left" in why:
+        why = "no space left on device: the disk is full"
+    elif "File too large" in why:
+        why = "file too large: the file size limit (ulimit -f) was reached"
+    kept = find(train_dir)
+    intact = f"the newest checkpoint {kept[0]} is intact" if kept else "no checkpoint was saved"
+    return (
+        f"--train_dir={train_dir}: could not write checkpoint {PREFIX}-{step} ({why}); "
+        f"free some space or choose another --train_dir, then rerun to resume ({intact})"
     )
+
+
+def remove_leftovers(train_dir: str, kept: Sequence[str], step: int) -> None:
+    """Deletes checkpoint files older than ``step`` that are not in ``kept``.
+
+    Called right after checkpoint ``step`` was saved, so the newest state is
+    on disk whatever this removes: temporaries and orphaned data files of
+    killed processes, and complete checkpoints beyond max_to_keep (the
+    Saver's ``kept`` list) that a killed process did not get to delete.
+    """
+    keep = {os.path.basename(p) for p in kept}
+    for name in os.listdir(train_dir):
+        m = _ANY_FILE.match(name)
+        if m and int(m.group(1)) < step and f"{PREFIX}-{m.group(1)}" not in keep:
+            try:
+                os.unlink(os.path.join(train_dir, name))
+            except OSError:
+                pass  # gone already, or not ours to delete: it is only space
 
 
 def restore_or_init(sess: v1.Session, g, train_dir: str) -> Restored:
@@ -87,9 +137,11 @@ def restore_or_init(sess: v1.Session, g, train_dir: str) -> Restored:
         except _Corrupt as e:
             _report_corrupt(path, str(e), candidates[i + 1 :], train_dir)
             continue
-        # A new Saver forgets earlier processes' files; hand it the survivors
-        # so max_to_keep keeps deleting the oldest across restarts.
-        g.saver.recover_last_checkpoints(list(reversed(candidates[i:])))
+        # A new Saver forgets earlier processes' files; hand it the newest
+        # max_to_keep survivors so it goes on deleting the oldest across
+        # restarts (remove_leftovers deletes any older ones after a save).
+        keep = g.saver.saver_def.max_to_keep or len(candidates)
+        g.saver.recover_last_checkpoints(list(reversed(candidates[i : i + keep])))
         sess.run(g.post_init_ops)
         return Restored(path, int(sess.run(g.global_step)))
     raise AssertionError("unreachable: the last candidate raises or returns")
@@ -145,7 +197,8 @@ def reason(error: Exception) -> str:
     lines = [
         line.strip()
         for line in getattr(error, "message", str(error)).splitlines()
-        if line.strip() and not line.strip().startswith(("[[", "File ", "Node:", "Detected at"))
+        if line.strip()
+        and not line.strip().startswith(("[[", "File ", "Node:", "Detected at", "Hint:"))
     ]
     useful = [line for line in lines if not line.endswith(":")]
     return (useful or lines or [type(error).__name__])[-1]

@@ -14,7 +14,6 @@ servers exit by themselves (``server.run_parameter_server``).
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from typing import List, NamedTuple, Optional
@@ -27,12 +26,11 @@ from tf1_train import (
     devices,
     graph,
     loop,
-    report,
+    paths,
     server,
     signals,
     summaries,
     sync,
-    trace,
     train,
 )
 from tf1_train.config import ClusterConfig, Config
@@ -76,8 +74,7 @@ def run(cfg: Config, gpus_found: Optional[int] = None) -> train.RunResult:
         summary = train.make_summary(cfg, task.plan, outcome, restored, wall_start)
         summary["cluster"] = cluster_summary(cl, len(outcome.losses), updates)
         if cl.is_chief:
-            path = os.path.join(cfg.run.train_dir, "run_summary.json")
-            report.write_json_atomic(path, summary)
+            train.write_summary(cfg.run.train_dir, summary, outcome.checkpoint)
     print(
         f"{task.name}: {len(outcome.losses)} local steps, global step {outcome.global_step}"
         + (f", {updates} synchronous updates applied" if updates is not None else ""),
@@ -91,8 +88,8 @@ def setup(cfg: Config, gpus_found: Optional[int]) -> Task:
     checks its train_dir, so a bad one fails before anything starts)."""
     cl = cfg.cluster
     if cl.is_chief:
-        train.prepare_train_dir(cfg.run.train_dir)
-        trace.check_trace_file(cfg.run.trace_file)
+        paths.prepare_train_dir(cfg.run.train_dir)
+        paths.check_trace_file(cfg.run.trace_file)
     worker = graph.Worker(cl.task_index, cl.num_workers, cl.sync_replicas)
     plan, _, g = train.build(cfg, gpus_found, worker)
     config = server.server_config(cl, devices.session_config(cfg.devices, plan))

@@ -4,9 +4,11 @@ Anything raised as ``UserError`` reaches the user as a single line (no
 traceback) and a non-zero exit status; the message names the flag or file and
 says what would be valid. ``TrainingDiverged`` is not bad input but a run that
 went wrong (NaN or Inf loss): also one line, with its own exit status so
-schedulers and scripts can tell it from a usage error. ``ClusterError`` is
-a between-graph job that broke: a parameter server or the chief was lost or
-did not answer in time.
+schedulers and scripts can tell it from a usage error. ``RunFailed`` is the
+machine running out of something mid-run (device memory, disk space): the
+flags were fine, the line says what to change and which checkpoint is intact.
+``ClusterError`` is a between-graph job that broke: a parameter server or the
+chief was lost or did not answer in time.
 """
 
 
@@ -16,6 +18,10 @@ class UserError(Exception):
 
 class TrainingDiverged(Exception):
     """The loss became NaN or Inf; the bad state was not saved."""
+
+
+class RunFailed(Exception):
+    """Out of device memory or disk space during a run; nothing saved was lost."""
 
 
 class ClusterError(Exception):

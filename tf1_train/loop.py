@@ -12,14 +12,17 @@ that never stopped.
 
 from __future__ import annotations
 
+import array
 import math
-from typing import Callable, Dict, List, NamedTuple, Optional
+import re
+from typing import Callable, Dict, NamedTuple, Optional, Sequence
 
 import tensorflow as tf
 
 from tf1_train import checkpoints, devices, placement, report, trace
 from tf1_train.config import Config
 from tf1_train.devices import DevicePlan
+from tf1_train.errors import RunFailed
 from tf1_train.graph import TrainGraph
 from tf1_train.signals import StopRequest
 from tf1_train.summaries import EventWriter
@@ -35,7 +38,7 @@ PROFILED_STEP = 2
 class Outcome(NamedTuple):
     """How the loop ended."""
 
-    losses: List[float]  # mean tower loss of every step this process ran
+    losses: Sequence[float]  # mean tower loss of every step this process ran
     examples_per_sec: float
     global_step: int
     stopped_by: str  # 'train_steps', 'signal' or 'diverged' (NaN/Inf)
@@ -79,6 +82,33 @@ def evaluate(sess: v1.Session, g: TrainGraph) -> float:
     return correct / max(total, 1)
 
 
+def out_of_memory(
+    error: Exception, plan: DevicePlan, batch_size: int, step: int, checkpoint: Optional[str]
+) -> str:
+    """The one line for an out-of-memory error after global step ``step``.
+
+    Names the device TensorFlow's message names (else every tower device),
+    the per-tower batch, and what to try, as the usual advice goes: see with
+    nvidia-smi whether another process holds the GPU's memory, then lower
+    the batch or change how TensorFlow reserves memory.
+    """
+    where = re.search(r"device:(?:GPU|CPU|XLA_\w+):\d+", str(error))
+    device = "/" + where.group(0) if where else " and ".join(plan.tower_devices)
+    towers = ", ".join(plan.tower_devices)
+    if devices.uses_gpu(plan):
+        advice = (
+            "check nvidia-smi for other processes holding GPU memory, then try a smaller "
+            "--batch_size, --allow_growth, or --gpu_memory_fraction"
+        )
+    else:
+        advice = "try a smaller --batch_size or fewer --num_gpus (towers share host memory)"
+    kept = f"checkpoint {checkpoint} is intact" if checkpoint else "no checkpoint was saved"
+    return (
+        f"out of memory on {device} after global step {step} (towers: {towers}; "
+        f"--batch_size={batch_size} per tower): {advice}; {kept}"
+    )
+
+
 class TrainLoop:
     """Runs steps from a restored global step up to ``--train_steps``.
 
@@ -114,18 +144,33 @@ class TrainLoop:
         # Two meters: each window rate resets the window it reports.
         self.display_meter = report.ThroughputMeter(per_step, warmup, self.steps)
         self.summary_meter = report.ThroughputMeter(per_step, warmup, self.steps)
-        self.losses: List[float] = []
+        # A compact array, not a list of float objects: 8 bytes a step instead
+        # of 32, so a run of millions of steps does not grow by hundreds of MB.
+        self.losses = array.array("d")
         self.last_step = self.start
         self.placement: Optional[placement.PlacementReport] = None
         self._plain_step = sess.make_callable([g.train_op, g.loss, g.learning_rate])
 
     def run(self) -> Outcome:
-        """Trains until --train_steps, a signal, or a NaN/Inf loss or variable."""
+        """Trains until --train_steps, a signal, or a NaN/Inf loss or variable.
+
+        Raises:
+          RunFailed: a step or an eval ran out of memory, or a checkpoint
+            could not be written; nothing is saved after it.
+        """
         try:
             return self._run()
         except _Diverged as e:
             outcome = self._outcome(self.last_step, "diverged")
             return outcome._replace(diverged=str(e))
+        except tf.errors.ResourceExhaustedError as e:
+            # Checkpoint writes raise RunFailed themselves: this is memory,
+            # in the step after last_step or in an eval after it.
+            raise RunFailed(
+                out_of_memory(
+                    e, self.plan, self.cfg.data.batch_size, self.last_step, self.checkpoint
+                )
+            ) from None
 
     def _run(self) -> Outcome:
         try:

@@ -14,9 +14,9 @@ import sys
 
 from absl import app, flags
 
-from tf1_train import cluster
+from tf1_train import cluster, flag_errors, paths
 from tf1_train import config as cfglib
-from tf1_train.errors import ClusterError, TrainingDiverged, UserError
+from tf1_train.errors import ClusterError, RunFailed, TrainingDiverged, UserError
 
 F = flags.FLAGS
 
@@ -178,10 +178,12 @@ def cluster_from_flags(f=F) -> cfglib.ClusterConfig:
 
 
 # Exit statuses: 2 bad input (UserError), 3 the loss diverged (NaN/Inf),
-# 4 a cluster task was lost or did not answer in time.
+# 4 a cluster task was lost or did not answer in time, 5 out of device memory
+# or disk space (RunFailed).
 EXIT_BAD_INPUT = 2
 EXIT_DIVERGED = 3
 EXIT_CLUSTER = 4
+EXIT_RUN_FAILED = 5
 
 
 def fail(message: str, status: int = EXIT_BAD_INPUT, hard: bool = False) -> NoReturn:  # noqa: F821
@@ -202,7 +204,7 @@ def parse_flags(argv):
     try:
         rest = F(argv)
     except flags.Error as e:
-        fail(str(e).splitlines()[0])
+        fail(flag_errors.explain(e, lambda name: F[name] if name in F else None))
     if len(rest) > 1:
         fail(f"unexpected argument {rest[1]!r}: all options are --flags (see --helpshort)")
     return rest
@@ -243,6 +245,7 @@ def main(argv) -> None:
     del argv
     try:
         cfg = config_from_flags()
+        check_paths(cfg)
     except UserError as e:
         fail(str(e))
     quiet_tensorflow(cfg.devices.log_device_placement, cfg.cluster.distributed)
@@ -263,6 +266,22 @@ def main(argv) -> None:
         fail(str(e), EXIT_DIVERGED)
     except ClusterError as e:
         fail(str(e), EXIT_CLUSTER, hard=True)
+    except RunFailed as e:
+        # A cluster task exits hard too: session teardown may wait on the others.
+        fail(str(e), EXIT_RUN_FAILED, hard=cfg.cluster.distributed)
+
+
+def check_paths(cfg: cfglib.Config) -> None:
+    """Before TensorFlow loads, so a bad path is reported at once. A
+    parameter server reads and writes no files; of the workers, only the
+    chief writes to train_dir."""
+    cl, data = cfg.cluster, cfg.data
+    if cl.job_name == "ps":
+        return
+    paths.check_data_dir(data.data_dir, data.dataset, data.use_synthetic_data)
+    if cl.job_name != "worker" or cl.is_chief:
+        paths.prepare_train_dir(cfg.run.train_dir)
+        paths.check_trace_file(cfg.run.trace_file)
 
 
 def dispatch(cfg: cfglib.Config) -> None:

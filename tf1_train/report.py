@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from typing import Dict, Optional
 
@@ -108,11 +107,15 @@ def run_summary(
 
 
 def write_json_atomic(path: str, data: Dict) -> None:
-    """Writes JSON so readers see the old file or the new one, never half."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp_", suffix=".json")
+    """Writes JSON so readers see the old file or the new one, never half.
+
+    The temporary file has a fixed name next to ``path``: a process killed
+    between writing and renaming it leaves one stale file that the next
+    write replaces, not a new one per kill.
+    """
+    tmp = path + ".tmp"
     try:
-        with os.fdopen(fd, "w") as f:
+        with open(tmp, "w") as f:
             json.dump(data, f, indent=2, sort_keys=False)
             f.write("\n")
             f.flush()

@@ -2,7 +2,10 @@
 
 Parameter servers do not sit in ``server.join()``, which never returns
 (PITFALLS 9): each one owns a shutdown queue and exits 0 once every worker
-has put its token there, so a finished job leaves no process behind.
+has put its token there, so a finished job leaves no process behind. Nor
+do they wait forever for a chief that died: once seen, a chief that stays
+unreachable for --startup_timeout_secs (the time a restarted chief has to
+come back) ends the ps with one line and exit status 4.
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ import tensorflow as tf
 
 from tf1_train import cluster
 from tf1_train.config import ClusterConfig
-from tf1_train.errors import UserError
+from tf1_train.errors import ClusterError, UserError
 
 v1 = tf.compat.v1
 
 POLL_SECS = 0.5  # a ps looks at its shutdown queue this often
 NOTIFY_TIMEOUT_MS = 5000  # a worker's token to a lost ps is given up after this
+CHIEF_PROBE_SECS = 2.0  # a ps checks this often that the chief is still there
 
 
 def cluster_spec(cfg: ClusterConfig) -> tf.train.ClusterSpec:
@@ -147,10 +151,13 @@ def _collect_tokens(sess, size, token, cfg: ClusterConfig, name: str) -> List[in
     """
     pending = set(range(cfg.num_workers))
     chief_done_at = None
+    watch = ChiefWatch(cfg, name)
     while pending:
         if sess.run(size) == 0:
             if chief_done_at and time.monotonic() - chief_done_at > cfg.operation_timeout_secs:
                 break
+            if chief_done_at is None:
+                watch.check(time.monotonic())
             time.sleep(POLL_SECS)
             continue
         worker = int(sess.run(token))
@@ -160,3 +167,45 @@ def _collect_tokens(sess, size, token, cfg: ClusterConfig, name: str) -> List[in
         done = cfg.num_workers - len(pending)
         print(f"{name}: worker{worker} done ({done} of {cfg.num_workers})", flush=True)
     return sorted(pending)
+
+
+class ChiefWatch:
+    """Bounds a parameter server's wait for the chief.
+
+    The ps cannot tell a long run from a dead chief by its queue alone, so
+    it probes the chief's port every CHIEF_PROBE_SECS. Only a chief seen
+    once counts as lost when it goes quiet: where a firewall keeps the ps
+    from reaching the workers at all, the ps keeps waiting, as before.
+    """
+
+    def __init__(self, cfg: ClusterConfig, name: str, reachable=cluster.reachable):
+        self.address = cfg.worker_hosts[0]
+        self.timeout = cfg.startup_timeout_secs
+        self.name, self.reachable = name, reachable
+        self.seen = False
+        self.lost_at: Optional[float] = None
+        self.next_probe = 0.0
+
+    def check(self, now: float) -> None:
+        """Probes if due; raises ClusterError once the chief has been gone too long."""
+        if now < self.next_probe:
+            return
+        self.next_probe = now + CHIEF_PROBE_SECS
+        chief = f"the chief (worker0 at {self.address})"
+        if self.reachable(self.address):
+            if not self.seen or self.lost_at is not None:
+                print(f"{self.name}: {chief} is up", flush=True)
+            self.seen, self.lost_at = True, None
+        elif self.seen and self.lost_at is None:
+            self.lost_at = now
+            print(
+                f"{self.name}: {chief} is not reachable; waiting up to {self.timeout} s "
+                "for it to come back (--startup_timeout_secs)",
+                flush=True,
+            )
+        elif self.lost_at is not None and now - self.lost_at > self.timeout:
+            raise ClusterError(
+                f"{self.name}: {chief} has not been reachable for {self.timeout} s "
+                "(--startup_timeout_secs) and did not report done; exiting. Rerun the "
+                "job: the chief resumes from its last checkpoint"
+            )

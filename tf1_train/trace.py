@@ -9,8 +9,6 @@ graph-mode sessions since TF 1.x).
 
 from __future__ import annotations
 
-import os
-
 import tensorflow as tf
 from tensorflow.python.client import timeline
 
@@ -32,17 +30,6 @@ def run_options(trace_step: bool, partition_graphs: bool, gpu: bool) -> v1.RunOp
     if trace_step:
         level = v1.RunOptions.FULL_TRACE if gpu else v1.RunOptions.SOFTWARE_TRACE
     return v1.RunOptions(trace_level=level, output_partition_graphs=partition_graphs)
-
-
-def check_trace_file(path: str | None) -> None:
-    """Fails at startup, not after training, if the trace cannot be written."""
-    if not path:
-        return
-    if os.path.isdir(path):
-        raise UserError(f"--trace_file={path}: is a directory; give a file name such as trace.json")
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise UserError(f"--trace_file={path}: directory {parent} does not exist")
 
 
 def write_chrome_trace(metadata: v1.RunMetadata, path: str) -> None:

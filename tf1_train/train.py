@@ -10,13 +10,14 @@ import math
 import os
 import sys
 import time
-from typing import Dict, List, NamedTuple
+from typing import Dict, NamedTuple, Sequence
 
 import tensorflow as tf
 
-from tf1_train import checkpoints, data, devices, graph, loop, report, signals, summaries, trace
+from tf1_train import checkpoints, data, devices, graph, loop, report, signals, summaries
 from tf1_train.config import Config
-from tf1_train.errors import TrainingDiverged, UserError
+from tf1_train.errors import RunFailed, TrainingDiverged
+from tf1_train.paths import check_trace_file, prepare_train_dir
 
 v1 = tf.compat.v1
 
@@ -25,7 +26,7 @@ class RunResult(NamedTuple):
     """What a finished run measured (``summary`` is run_summary.json)."""
 
     summary: Dict
-    losses: List[float]  # mean tower loss of every step this process ran
+    losses: Sequence[float]  # mean tower loss of every step this process ran
 
 
 def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
@@ -42,17 +43,18 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     Raises:
       UserError: bad input (unusable train_dir, stranger's checkpoint, ...).
       TrainingDiverged: the loss became NaN or Inf (summary written first).
+      RunFailed: out of memory or disk space (the last checkpoint is intact).
     """
     wall_start = time.perf_counter()
     prepare_train_dir(cfg.run.train_dir)
-    trace.check_trace_file(cfg.run.trace_file)
+    check_trace_file(cfg.run.trace_file)
     plan, source, g = build(cfg, gpus_found)
     print_startup(cfg, plan)
     with signals.graceful_stop() as stop:
         with data.read_errors(source):
             outcome, restored = _train(cfg, plan, g, stop)
         summary = make_summary(cfg, plan, outcome, restored, wall_start)
-        report.write_json_atomic(os.path.join(cfg.run.train_dir, "run_summary.json"), summary)
+        write_summary(cfg.run.train_dir, summary, outcome.checkpoint)
     return finish(cfg, summary, outcome)
 
 
@@ -115,6 +117,9 @@ def _train(cfg: Config, plan: devices.DevicePlan, g: graph.TrainGraph, stop):
         writer = summaries.EventWriter(
             run_cfg.train_dir, g.graph, run_cfg.summary_verbosity, histograms
         )
+        # Nothing may add ops from here on: a graph that grows every step is
+        # the classic TF1 memory leak, and finalize() turns it into an error.
+        g.graph.finalize()
         try:
             if restored.path:
                 print(f"resuming from {restored.path} (global step {restored.step})", flush=True)
@@ -163,6 +168,19 @@ def make_summary(
     }
 
 
+def write_summary(train_dir: str, summary: Dict, checkpoint: str | None) -> None:
+    """run_summary.json, or one line saying why it could not be written."""
+    path = os.path.join(train_dir, "run_summary.json")
+    try:
+        report.write_json_atomic(path, summary)
+    except OSError as e:
+        kept = f"checkpoint {checkpoint} is intact" if checkpoint else "no checkpoint was saved"
+        raise RunFailed(
+            f"--train_dir={train_dir}: could not write {path} ({e.strerror}); "
+            f"free some space or choose another --train_dir ({kept})"
+        ) from None
+
+
 def _print_end(cfg: Config, outcome: loop.Outcome, wrote_summary: bool) -> None:
     """Placement report if asked, then the run's last line on stdout."""
     if cfg.run.placement_report and outcome.placement:
@@ -175,23 +193,6 @@ def _print_end(cfg: Config, outcome: loop.Outcome, wrote_summary: bool) -> None:
         saved = f"saved {outcome.checkpoint}" if wrote_summary else "the chief keeps the state"
         print(f"stopped at step {step}: {saved}; rerun the same command to resume")
     print(f"done: global step {step}  ({summary_path})", flush=True)
-
-
-def prepare_train_dir(path: str) -> None:
-    """Creates train_dir or fails with one line if it cannot be written."""
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise UserError(f"--train_dir={path}: exists and is not a directory")
-    try:
-        os.makedirs(path, exist_ok=True)
-        probe = os.path.join(path, ".write_test")
-        with open(probe, "w") as f:
-            f.write("ok")
-        os.unlink(probe)
-    except OSError as e:
-        raise UserError(
-            f"--train_dir={path}: cannot be created or written ({e.strerror}); "
-            "choose a writable directory"
-        ) from None
 
 
 def print_startup(cfg: Config, plan: devices.DevicePlan) -> None:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import gzip
 import os
+import stat
 import zlib
 from typing import Sequence
 
 import numpy as np
 
+from tf1_train import paths
 from tf1_train.errors import UserError
 
 
@@ -22,10 +24,21 @@ def file_error(path: str, problem: str) -> UserError:
 
 
 def check_dir(data_dir: str, dataset: str) -> None:
-    if not os.path.isdir(data_dir):
-        raise UserError(
-            f"--data_dir={data_dir}: not a directory; --dataset={dataset} reads its files from it"
-        )
+    paths.check_data_dir(data_dir, dataset)
+
+
+def check_regular(path: str) -> None:
+    """Refuses a name that exists but is no regular file.
+
+    A directory or FIFO with a dataset file's name is a mistake to report,
+    not a file to skip (training would silently use less data) or to open
+    (reading a FIFO nobody writes to blocks forever).
+    """
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        kinds = {stat.S_ISDIR: "a directory", stat.S_ISFIFO: "a FIFO", stat.S_ISSOCK: "a socket"}
+        kind = next((k for test, k in kinds.items() if test(mode)), "a device")
+        raise file_error(path, f"is {kind}, not a regular file; put the dataset's file there")
 
 
 def find_file(data_dir: str, name: str, expected: Sequence[str], dataset: str) -> str:
@@ -40,7 +53,8 @@ def find_file(data_dir: str, name: str, expected: Sequence[str], dataset: str) -
     check_dir(data_dir, dataset)
     for candidate in (name, name + ".gz"):
         path = os.path.join(data_dir, candidate)
-        if os.path.isfile(path):
+        if os.path.exists(path):
+            check_regular(path)
             return path
     raise file_error(
         os.path.join(data_dir, name),

@@ -163,9 +163,9 @@ def load(data_dir: str) -> TFRecordSource:
 
 
 def _glob(data_dir: str, pattern: str) -> Tuple[str, ...]:
-    paths = tuple(
-        sorted(p for p in glob.glob(os.path.join(data_dir, pattern)) if os.path.isfile(p))
-    )
+    paths = tuple(sorted(glob.glob(os.path.join(data_dir, pattern))))
+    for path in paths:
+        files.check_regular(path)
     if not paths:
         raise UserError(
             f"--data_dir={data_dir}: no {pattern} files; --dataset=tfrecord reads "

@@ -1,0 +1,523 @@
+"""Bad input of every kind through the real command line (SPEC section 2).
+
+Each row runs ``python -m tf1_train.main`` (a few: ``tf1_train.tf2.main``) in
+a subprocess and asserts what the spec promises: exit status 2, no Python traceback, exactly one
+``error:`` line that names the flag or file (``names``) and says what would be
+valid (``valid``), and an already trained train_dir whose files (checkpoints,
+state file, events, run_summary.json) keep their bytes and mtimes, as does
+every other file the row made (a flagfile, a file given as train_dir).
+
+The trained train_dir is made once per module and copied into each row's
+tmp_path. Rows are cheap: most fail in config validation, before TensorFlow
+is imported; the rest fail at the first check that needs it (GPU count, data,
+the checkpoint), before any step runs. In ``args``, ``{run}`` is the row's
+copy of the trained train_dir and ``{tmp}`` its tmp_path; a row without
+``--train_dir`` gets ``--train_dir={run}``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import socket
+import stat
+from typing import Callable, List, NamedTuple, Optional
+
+import pytest
+
+from tests import data_files
+from tests.conftest import run_cli, small_config
+from tf1_train import cluster, train
+
+TF2_MAIN = "tf1_train.tf2.main"
+BASE = ["--model=mlp", "--optimizer=sgd", "--batch_size=8", "--train_steps=6", "--device=cpu"]
+
+
+class Bad(NamedTuple):
+    id: str
+    args: List[str]
+    names: str  # the flag or file the error line must name
+    valid: str  # the part that says what would be valid
+    setup: Optional[Callable] = None  # (tmp_path, run_dir) -> None, before the snapshot
+    module: str = "tf1_train.main"
+    # Found by tf.data during training: the train_dir copy is one trained on
+    # the same TFRecord files (so its checkpoint restores), and the failed
+    # run may add an events file to it (nothing else).
+    mid_run: bool = False
+    env: Optional[dict] = None  # extra environment (TF_CONFIG)
+
+
+def _write(relpath: str, text: str = "x"):
+    def setup(tmp, run):
+        del run
+        path = tmp / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+    return setup
+
+
+def _truncate_only_checkpoint(tmp, run):
+    """Leaves one checkpoint, its data file cut in half."""
+    del tmp
+    for f in run.glob("model.ckpt-2.*"):
+        f.unlink()
+    data = run / "model.ckpt-4.data-00000-of-00001"
+    data.write_bytes(data.read_bytes()[: data.stat().st_size // 2])
+
+
+ENUMS = [
+    Bad("model", ["--model=vgg"], "--model=vgg", "valid: mlp, lenet5, resnet20"),
+    Bad("dataset", ["--dataset=imagenet"], "--dataset=imagenet", "valid: digits, mnist"),
+    Bad("device", ["--device=tpu"], "--device=tpu", "valid: auto, gpu, cpu"),
+    Bad(
+        "variable_update",
+        ["--variable_update=horovod"],
+        "--variable_update=horovod",
+        "valid: parameter_server, replicated",
+    ),
+    Bad(
+        "local_parameter_device",
+        ["--local_parameter_device=tpu"],
+        "--local_parameter_device=tpu",
+        "valid: cpu, gpu",
+    ),
+    Bad("optimizer", ["--optimizer=lbfgs"], "--optimizer=lbfgs", "valid: sgd, momentum, adam"),
+    Bad("lr_schedule", ["--lr_schedule=cosine"], "--lr_schedule=cosine", "valid: constant"),
+]
+
+COUNTS = [
+    Bad("num_gpus=0", ["--num_gpus=0"], "--num_gpus", "must be a whole number >= 1"),
+    Bad("batch_size=0", ["--batch_size=0"], "--batch_size", "must be a whole number >= 1"),
+    Bad("batch_size<0", ["--batch_size=-3"], "--batch_size", "must be a whole number >= 1"),
+    Bad("train_steps=0", ["--train_steps=0"], "--train_steps", "must be a whole number >= 1"),
+    Bad("num_warmup_steps<0", ["--num_warmup_steps=-1"], "--num_warmup_steps", "must be >= 0"),
+    Bad("display_every=0", ["--display_every=0"], "--display_every", ">= 1"),
+    Bad("save_checkpoint_steps=0", ["--save_checkpoint_steps=0"], "--save_checkpoint", ">= 1"),
+    Bad("save_summary_steps<0", ["--save_summary_steps=-5"], "--save_summary_steps", ">= 1"),
+    Bad("eval_every<0", ["--eval_every=-1"], "--eval_every", "must be >= 0"),
+    Bad("lr_decay_steps=0", ["--lr_decay_steps=0"], "--lr_decay_steps", ">= 1"),
+    Bad("inter_op_threads<0", ["--inter_op_threads=-1"], "--inter_op_threads", "must be >= 0"),
+    Bad("intra_op_threads<0", ["--intra_op_threads=-2"], "--intra_op_threads", "must be >= 0"),
+    Bad("seed<0", ["--seed=-1"], "--seed", "must be in [0, 2**31)"),
+    Bad("summary_verbosity=3", ["--summary_verbosity=3"], "--summary_verbosity", "valid: 0"),
+]
+
+NUMBERS = [
+    Bad("learning_rate=0", ["--learning_rate=0"], "--learning_rate", "must be a finite number > 0"),
+    Bad("learning_rate<0", ["--learning_rate=-0.5"], "--learning_rate", "> 0"),
+    Bad("learning_rate=nan", ["--learning_rate=nan"], "--learning_rate", "> 0"),
+    Bad("learning_rate=inf", ["--learning_rate=inf"], "--learning_rate", "finite"),
+    Bad("momentum=1", ["--optimizer=momentum", "--momentum=1"], "--momentum", "in [0, 1)"),
+    Bad("weight_decay<0", ["--weight_decay=-0.1"], "--weight_decay", "must be >= 0"),
+    Bad("lr_decay_factor=0", ["--lr_decay_factor=0"], "--lr_decay_factor", "in (0, 1]"),
+    Bad("gpu_memory_fraction>1", ["--gpu_memory_fraction=1.5"], "--gpu_memory_fraction", "(0, 1]"),
+    Bad(
+        "gpu_memory_fraction=nan", ["--gpu_memory_fraction=nan"], "--gpu_memory_fraction", "(0, 1]"
+    ),
+    Bad("batch_size=abc", ["--batch_size=abc"], "--batch_size=abc", "valid: an integer"),
+    Bad("train_steps=1.5", ["--train_steps=1.5"], "--train_steps=1.5", "valid: an integer"),
+    Bad("learning_rate=abc", ["--learning_rate=abc"], "--learning_rate=abc", "valid: a number"),
+    Bad("deterministic=maybe", ["--deterministic=maybe"], "--deterministic=maybe", "--nodeterm"),
+]
+
+COMBINATIONS = [
+    Bad(
+        "allow_growth+gpu_memory_fraction",
+        ["--allow_growth", "--gpu_memory_fraction=0.5"],
+        "--allow_growth",
+        "choose growth or a fixed fraction",
+    ),
+    Bad("piecewise without boundaries", ["--lr_schedule=piecewise"], "--lr_boundaries", "needs"),
+    Bad("lr_boundaries not numbers", ["--lr_boundaries=10,x"], "--lr_boundaries", "whole numbers"),
+    Bad("lr_boundaries decreasing", ["--lr_boundaries=20,10"], "--lr_boundaries", "increasing"),
+    Bad("mnist without data_dir", ["--dataset=mnist"], "--data_dir", "or --use_synthetic_data"),
+]
+
+COMMAND_LINE = [
+    Bad("unknown flag", ["--no_such_flag=1"], "--no_such_flag", "--helpshort lists"),
+    Bad("misspelt flag", ["--modle=mlp"], "--modle", "did you mean --model?"),
+    Bad("stray positional", ["stray"], "unexpected argument 'stray'", "all options are --flags"),
+    Bad("missing flagfile", ["--flagfile={tmp}/no.flags"], "no.flags", "give an existing flags"),
+    Bad("flagfile is a dir", ["--flagfile={tmp}"], "--flagfile", "give an existing flags file"),
+    Bad(
+        "flagfile with unknown flag",
+        ["--flagfile={tmp}/x.flags"],
+        "--bogus",
+        "--helpshort",
+        _write("x.flags", "--model=mlp\n--bogus=3\n"),
+    ),
+]
+
+# These need TensorFlow (GPU count, data, the checkpoint) or the file system.
+RUNTIME = [
+    Bad("batch the data cannot fill", ["--batch_size=5000"], "--batch_size=5000", "lower"),
+    Bad("device=gpu without GPU", ["--device=gpu"], "--device=gpu", "use --device=auto or cpu"),
+    Bad(
+        "train_dir is a file",
+        ["--train_dir={tmp}/afile"],
+        "afile",
+        "give a directory",
+        _write("afile"),
+    ),
+    Bad(
+        "train_dir under a file",
+        ["--train_dir={tmp}/afile/run"],
+        "afile/run",
+        "choose a writable directory",
+        _write("afile"),
+    ),
+    Bad(
+        "train_dir under /proc",
+        ["--train_dir=/proc/tf1_train_bad_input/run"],
+        "/proc/tf1_train_bad_input/run",
+        "choose a writable directory",
+    ),
+    Bad("checkpoint of another model", ["--model=lenet5"], "different model", "another --train"),
+    Bad(
+        "checkpoint without this optimizer's slots",
+        ["--optimizer=momentum"],
+        "different model or optimizer",
+        "the flags it was trained with",
+    ),
+    Bad(
+        "only checkpoint truncated",
+        [],
+        "model.ckpt-4",
+        "move its files away",
+        _truncate_only_checkpoint,
+    ),
+    Bad(
+        "trace_file in a missing dir",
+        ["--trace_file={tmp}/no/t.json"],
+        "--trace_file",
+        "create it",
+    ),
+    Bad("trace_file is a dir", ["--trace_file={tmp}"], "--trace_file", "give a file name"),
+]
+
+
+def _data(kind: str, damage=None):
+    """Setup: dataset files of ``kind`` in {tmp}/data, then ``damage(dir)``."""
+
+    def setup(tmp, run):
+        del run
+        d = tmp / "data"
+        d.mkdir()
+        {"mnist": data_files.write_mnist, "cifar10": data_files.write_cifar10}.get(
+            kind, data_files.write_tfrecord
+        )(d)
+        if kind == "tfrecord":
+            (d / "labels.txt").write_text("".join(f"{i}:c{i}\n" for i in range(10)))
+        if damage:
+            damage(d)
+
+    return setup
+
+
+def _edit(name: str, edit):
+    def damage(d):
+        path = d / name
+        path.write_bytes(edit(path.read_bytes()))
+
+    return damage
+
+
+def _replace_by(name: str, make):
+    def damage(d):
+        os.remove(d / name)
+        make(d / name)
+
+    return damage
+
+
+def _truncated_gz(d):
+    path = d / "train-images-idx3-ubyte"
+    (d / "train-images-idx3-ubyte.gz").write_bytes(gzip.compress(path.read_bytes()[:-100]))
+    os.remove(path)
+
+
+def _flip_byte(at: int, value=None):
+    def edit(raw: bytes) -> bytes:
+        raw = bytearray(raw)
+        raw[at] = raw[at] ^ 0xFF if value is None else value
+        return bytes(raw)
+
+    return edit
+
+
+def _odd_size_image(d):
+    """A valid record whose image is larger: tf.data's size check fails in
+    training, the re-check names the file."""
+    big = d / "bigger"
+    big.mkdir()
+    data_files.write_tfrecord(big, shape=(7, 5, 3), train_files=1, per_file=1)
+    os.rename(big / "train-00000-of-00001", d / "train-00002-of-00003")
+
+
+def _mkdir(path):
+    path.mkdir()
+
+
+MNIST = ["--dataset=mnist", "--data_dir={tmp}/data"]
+CIFAR = ["--dataset=cifar10", "--data_dir={tmp}/data"]
+TFRECORD = ["--dataset=tfrecord", "--data_dir={tmp}/data"]
+IMAGES = "{tmp}/data/train-images-idx3-ubyte"
+
+DATA = [
+    Bad("data_dir missing", MNIST, "--data_dir={tmp}/data", "reads its files from it"),
+    Bad("data_dir is a file", CIFAR, "--data_dir", "reads its files", _write("data")),
+    Bad(
+        "data_dir is a FIFO",
+        MNIST,
+        "--data_dir",
+        "not a directory",
+        lambda t, r: os.mkfifo(t / "data"),
+    ),
+    Bad("data_dir empty", MNIST, IMAGES, "--dataset=mnist needs", lambda t, r: _mkdir(t / "data")),
+    Bad("cifar10 files as mnist", MNIST, IMAGES, "--dataset=mnist needs", _data("cifar10")),
+    Bad(
+        "mnist files as tfrecord",
+        TFRECORD,
+        "--data_dir",
+        "reads train-* and validation-* TFRecord files",
+        _data("mnist"),
+    ),
+    Bad(
+        "mnist file missing",
+        MNIST,
+        "{tmp}/data/t10k-labels-idx1-ubyte",
+        "not found",
+        _data("mnist", lambda d: os.remove(d / "t10k-labels-idx1-ubyte")),
+    ),
+    Bad(
+        "mnist file is a FIFO",
+        MNIST,
+        IMAGES,
+        "not a regular file",
+        _data("mnist", _replace_by("train-images-idx3-ubyte", os.mkfifo)),
+    ),
+    Bad(
+        "mnist truncated .gz",
+        MNIST,
+        IMAGES + ".gz",
+        "truncated",
+        _data("mnist", _truncated_gz),
+    ),
+    Bad(
+        "mnist bad magic",
+        MNIST,
+        "{tmp}/data/t10k-labels-idx1-ubyte",
+        "not an IDX labels (idx1) file",
+        _data("mnist", _edit("t10k-labels-idx1-ubyte", _flip_byte(0))),
+    ),
+    Bad(
+        "cifar10 short batch",
+        CIFAR,
+        "{tmp}/data/data_batch_3.bin",
+        "not a whole number of 3073-byte records",
+        _data("cifar10", _edit("data_batch_3.bin", lambda raw: raw[:-1])),
+    ),
+    Bad(
+        "cifar10 label 200",
+        CIFAR,
+        "{tmp}/data/test_batch.bin",
+        "CIFAR-10 labels are 0..9",
+        _data("cifar10", _edit("test_batch.bin", _flip_byte(0, 200))),
+    ),
+    Bad(
+        "cifar10 file is a directory",
+        CIFAR,
+        "{tmp}/data/data_batch_2.bin",
+        "not a regular file",
+        _data("cifar10", _replace_by("data_batch_2.bin", _mkdir)),
+    ),
+    Bad(
+        "tfrecord truncated",
+        TFRECORD,
+        "{tmp}/data/train-00001-of-00002",
+        "truncated",
+        _data("tfrecord", _edit("train-00001-of-00002", lambda raw: raw[:-7])),
+    ),
+    Bad(
+        "tfrecord not a tfrecord",
+        TFRECORD,
+        "{tmp}/data/train-00000-of-00002",
+        "not a TFRecord file",
+        _data("tfrecord", _edit("train-00000-of-00002", lambda raw: b"garbage " * 8)),
+    ),
+    Bad(
+        "tfrecord corrupt record",
+        TFRECORD,
+        "{tmp}/data/train-00001-of-00002",
+        "corrupt record",
+        _data("tfrecord", _edit("train-00001-of-00002", _flip_byte(40))),
+        mid_run=True,
+    ),
+    Bad(
+        "tfrecord image of another size",
+        TFRECORD,
+        "{tmp}/data/train-00002-of-00003",
+        "record 0: image is 7x5, expected 6x5",
+        _data("tfrecord", _odd_size_image),
+        mid_run=True,
+    ),
+    Bad(
+        "tfrecord shard is a FIFO",
+        TFRECORD,
+        "{tmp}/data/train-00002-of-00003",
+        "not a regular file",
+        _data("tfrecord", lambda d: os.mkfifo(d / "train-00002-of-00003")),
+    ),
+]
+
+# Between-graph clusters: flags, TF_CONFIG, ports. {busy} is a port held open
+# (listening) by this module for the duration of the tests.
+PS = "--ps_hosts=127.0.0.1:{free0}"
+WORKERS = "--worker_hosts=127.0.0.1:{free1},127.0.0.1:{free2}"
+WORKER = ["--job_name=worker", PS, WORKERS]
+
+
+def _tf_config(cluster: str, task: str) -> dict:
+    return {"TF_CONFIG": f'{{"cluster": {cluster}, "task": {task}}}'}
+
+
+CLUSTER = [
+    Bad(
+        "ps_hosts not host:port",
+        ["--job_name=worker", "--ps_hosts=nohost", WORKERS],
+        "--ps_hosts: 'nohost'",
+        "is not host:port",
+    ),
+    Bad("worker_hosts port 0", ["--job_name=worker", PS, "--worker_hosts=h:0"], "'h:0'", "port"),
+    Bad("ps_hosts empty", ["--job_name=worker", WORKERS], "--ps_hosts", "empty"),
+    Bad("job_name unknown", ["--job_name=chief", PS, WORKERS], "--job_name", "valid: ps, worker"),
+    Bad("task_index out of range", WORKER + ["--task_index=2"], "--task_index", "2 worker"),
+    Bad("task_index negative", WORKER + ["--task_index=-1"], "--task_index: got -1", "task"),
+    Bad("hosts without job_name", [PS, WORKERS], "--ps_hosts", "without --job_name"),
+    Bad("sync_replicas without cluster", ["--sync_replicas"], "--sync_replicas", "needs a cluster"),
+    Bad(
+        "replicated in a cluster",
+        WORKER + ["--variable_update=replicated"],
+        "--variable_update",
+        "a cluster",
+    ),
+    Bad(
+        "operation_timeout_secs=0",
+        WORKER + ["--operation_timeout_secs=0"],
+        "--operation_timeout_secs",
+        ">= 1",
+    ),
+    Bad("TF_CONFIG not JSON", [], "TF_CONFIG", "expected {", env={"TF_CONFIG": '{"cluster": '}),
+    Bad(
+        "TF_CONFIG task index out of range",
+        [],
+        "TF_CONFIG: task.index 1",
+        "expected {",
+        env=_tf_config('{"worker": ["127.0.0.1:1"]}', '{"type": "worker", "index": 1}'),
+    ),
+    Bad(
+        "TF_CONFIG unknown task type",
+        [],
+        "TF_CONFIG: task.type 'boss'",
+        "is not one of chief, worker, ps",
+        env=_tf_config('{"worker": ["127.0.0.1:1"]}', '{"type": "boss", "index": 0}'),
+    ),
+    Bad(
+        "busy port",
+        ["--job_name=ps", "--task_index=0", "--ps_hosts=127.0.0.1:{busy}", WORKERS],
+        "--ps_hosts: port {busy} of ps0",
+        "stop what holds it or give this task another port",
+    ),
+]
+
+# The TF2 entry point takes the same flags plus --route, and the same rules.
+TF2 = [
+    Bad("tf2 route", ["--route=fit"], "--route=fit", "valid: custom, keras", module=TF2_MAIN),
+    Bad(
+        "tf2 train_dir is a file",
+        ["--train_dir={tmp}/afile"],
+        "afile",
+        "give a directory",
+        _write("afile"),
+        module=TF2_MAIN,
+    ),
+    Bad(
+        "tf2 batch too large", ["--batch_size=5000"], "--batch_size=5000", "lower", module=TF2_MAIN
+    ),
+]
+
+BAD = ENUMS + COUNTS + NUMBERS + COMBINATIONS + COMMAND_LINE + RUNTIME + DATA + CLUSTER + TF2
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """Small train_dirs with two checkpoints (steps 2 and 4): mlp on digits,
+    and mlp on the TFRecord files the tfrecord rows start from."""
+    root = tmp_path_factory.mktemp("trained")
+    data = root / "data"
+    _data("tfrecord")(root, None)
+    found = {}
+    for name, extra in (("digits", {}), ("tfrecord", {"dataset": "tfrecord", "data_dir": data})):
+        path = found[name] = root / name
+        cfg = small_config(path, model="mlp", batch=8, steps=4, save_checkpoint_steps=2, **extra)
+        train.run(cfg, gpus_found=0)
+    return found
+
+
+@pytest.fixture(scope="module")
+def ports():
+    """{busy}: a port held listening; {free0..2}: ports free when taken."""
+    with socket.socket() as held:
+        held.bind(("0.0.0.0", 0))
+        held.listen()
+        free = cluster.free_ports(3)
+        yield {"busy": held.getsockname()[1], **{f"free{i}": p for i, p in enumerate(free)}}
+
+
+def snapshot(directory):
+    """name -> (bytes, mtime_ns) of every file under directory; a FIFO or
+    other special file counts by its mtime (opening a FIFO would block)."""
+    found = {}
+    for root, _, names in os.walk(directory):
+        for name in names:
+            path = os.path.join(root, name)
+            st = os.lstat(path)
+            content = b"<special>"
+            if stat.S_ISREG(st.st_mode):
+                with open(path, "rb") as f:
+                    content = f.read()
+            found[os.path.relpath(path, directory)] = (content, st.st_mtime_ns)
+    return found
+
+
+def test_the_table_is_large_enough():
+    assert len(BAD) >= 40 and len({row.id for row in BAD}) == len(BAD)
+
+
+@pytest.mark.parametrize("row", BAD, ids=[row.id for row in BAD])
+def test_bad_input_is_one_clear_line_and_loses_nothing(row, trained, ports, tmp_path):
+    run_dir = tmp_path / "run"
+    shutil.copytree(trained["tfrecord" if row.mid_run else "digits"], run_dir)
+    if row.setup:
+        row.setup(tmp_path, run_dir)
+    before = snapshot(tmp_path)  # the train_dir copy and every file a row made
+    assert any(name.startswith("run/model.ckpt-") for name in before)
+    names = dict(tmp=tmp_path, run=run_dir, **ports)
+    args = [a.format(**names) for a in row.args]
+    if not any(a.startswith("--train_dir=") for a in args):
+        args.append(f"--train_dir={run_dir}")
+    out = run_cli(BASE + args, timeout=120, module=row.module, env=row.env)
+    text = out.stdout + out.stderr
+    assert out.returncode == 2, text[-3000:]
+    assert "Traceback" not in text
+    errors = [line for line in text.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, text[-3000:]
+    assert row.names.format(**names) in errors[0]
+    assert row.valid in errors[0]
+    after = snapshot(tmp_path)
+    if row.mid_run:  # the row tests the error of a running input pipeline
+        assert "train_dir:" in out.stdout
+        after = {k: v for k, v in after.items() if k in before or "tfevents" not in k}
+    assert after == before
