@@ -164,7 +164,16 @@ def _shutdown(task: Task, sess: v1.Session, updater, notify: bool) -> None:
     if updater:
         updater.stop()
     if notify:
-        server.notify_parameter_servers(sess, task.shutdown)
+        try:
+            server.notify_parameter_servers(sess, task.shutdown)
+        except tf.errors.OpError as e:
+            # Training is done and saved; a ps that missed the token gives up
+            # on its own after its bounded wait (server.py).
+            print(
+                f"warning: {task.name}: could not tell the parameter servers it finished "
+                f"({type(e).__name__}); they stop on their own after their timeout",
+                flush=True,
+            )
     sess.close()
     if updater:
         updater.join(timeout=10)
