@@ -183,7 +183,7 @@ def variable_bytes(op: tf.Operation) -> int:
 class GreedyByBytes:
     """Puts each new variable on the device holding the fewest bytes so far.
 
-    The replacement for tf.contrib's GreedyLoadBalancingStrategy (gone with
+    The replacement for the contrib module's GreedyLoadBalancingStrategy (gone with
     contrib). Round-robin, replica_device_setter's default, balances counts,
     not bytes: one big fc layer can dwarf everything else (PITFALLS 10).
     ``loads`` is public so the placement report and tests can read it.

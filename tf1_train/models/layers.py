@@ -32,7 +32,7 @@ BIASES = "biases"
 # ResNet paper's CIFAR code used): decay 0.9 (momentum 0.1) and epsilon 1e-5.
 # Decay 0.9 lets the moving statistics follow the weights within ~20 steps, so
 # the short runs made here evaluate with statistics of the current model;
-# 0.99 or tf.contrib's 0.999 would still remember the initial weights after
+# 0.99 or the contrib layers' 0.999 would still remember the initial weights after
 # hundreds of steps. Epsilon only guards the division; Keras' 1e-3 would
 # visibly shrink channels with small variances.
 BN_DECAY = 0.9
