@@ -56,9 +56,10 @@ def restore_latest(train_dir: str, variables: Dict[str, tf.Variable]) -> int:
     if path is None:
         return 0
     load_into(path, variables)
-    step = variables.get("global_step")
-    print(f"resumed from {path}", flush=True)
-    return int(step.numpy()) if step is not None else 0
+    var = variables.get("global_step")
+    step = int(var.numpy()) if var is not None else 0
+    print(f"resuming from {path} (global step {step})", flush=True)  # as the TF1 loop says
+    return step
 
 
 def save(train_dir: str, variables: Dict[str, tf.Variable], step: int) -> str:

@@ -149,7 +149,8 @@ def run(cfg, gpus_found=None):
             build_model(cfg.model, source.image_shape, source.num_classes, source.scale),
             cfg.optimizer,
         )
-    progress = tf2_train.Progress(cfg, 0)
+    writer = tf2_train.scalar_writer(cfg)
+    progress = tf2_train.Progress(cfg, 0, writer)
     global_batch = cfg.data.batch_size * cfg.devices.num_towers
     # Synthetic data: the source's own random batches, from a host pipeline.
     ds = pipeline.train_dataset(
@@ -160,6 +161,8 @@ def run(cfg, gpus_found=None):
         ds, epochs=1, steps_per_epoch=progress.todo, verbose=0, shuffle=False, callbacks=[callback]
     )
     _, accuracy = model.evaluate(pipeline.eval_dataset(source, 500), verbose=0)
+    writer.scalars(progress.todo, {"test_accuracy": float(accuracy)})
+    writer.close()
     summary = run_summary(
         cfg,
         plan.tower_devices,

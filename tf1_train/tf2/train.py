@@ -14,6 +14,7 @@ from tf1_train.config import Config
 from tf1_train.data import pipeline
 from tf1_train.tf2 import checkpoint, models, optim, steps
 from tf1_train.tf2.strategy import make_strategy
+from tf1_train.tf2.summaries import ScalarWriter
 from tf1_train.train import prepare_train_dir
 
 EVAL_BATCH = 500
@@ -63,15 +64,19 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     if trainer.plan.warning:
         print(f"warning: {trainer.plan.warning}", file=sys.stderr, flush=True)
     start = checkpoint.restore_latest(cfg.run.train_dir, trainer.state_by_name())
-    losses, rate, first_step_done = train_loop(trainer, cfg, source, start)
-    checkpoint.save(cfg.run.train_dir, trainer.state_by_name(), int(trainer.optimizer.step.numpy()))
+    writer = scalar_writer(cfg)
+    losses, rate, first_step_done = train_loop(trainer, cfg, source, start, writer)
+    step = int(trainer.optimizer.step.numpy())
+    checkpoint.save(cfg.run.train_dir, trainer.state_by_name(), step)
     accuracy = evaluate(trainer, source)
+    writer.scalars(step, {"test_accuracy": accuracy})
+    writer.close()
     summary = report.run_summary(
         cfg,
         trainer.plan.tower_devices,
         "mirrored",
         variable_devices(trainer.model.by_name.values()),
-        int(trainer.optimizer.step.numpy()),
+        step,
         losses[-1] if losses else None,
         accuracy,
         rate,
@@ -89,11 +94,16 @@ def finish(cfg: Config, summary: Dict, accuracy: float) -> None:
     print(f"test accuracy {accuracy:.4f}  ({cfg.run.train_dir}/run_summary.json)")
 
 
-class Progress:
-    """Throughput meter plus progress lines, shared by the custom loop and fit."""
+def scalar_writer(cfg: Config) -> ScalarWriter:
+    return ScalarWriter(cfg.run.train_dir, cfg.run.summary_verbosity, cfg.run.save_summary_steps)
 
-    def __init__(self, cfg: Config, start: int):
-        self.cfg, self.start = cfg, start
+
+class Progress:
+    """Throughput meter, progress lines and TensorBoard scalars, shared by the
+    custom loop and fit."""
+
+    def __init__(self, cfg: Config, start: int, writer: ScalarWriter | None = None):
+        self.cfg, self.start, self.writer = cfg, start, writer
         self.todo = max(cfg.run.train_steps - start, 0)
         global_batch = cfg.data.batch_size * cfg.devices.num_towers
         warmup = min(cfg.run.num_warmup_steps, max(self.todo - 1, 0))
@@ -110,11 +120,13 @@ class Progress:
             step = self.start + done
             line = report.progress_line(step, self.cfg.run.train_steps, loss, rate, lr_fn(), eta)
             print(line, flush=True)
+        if self.writer is not None and self.writer.due(self.start + done):
+            self.writer.scalars(self.start + done, {"loss": loss, "learning_rate": lr_fn()})
 
 
-def train_loop(trainer: Trainer, cfg: Config, source, start: int):
+def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None):
     """Steps from ``start`` to --train_steps; returns (losses, examples/sec)."""
-    progress = Progress(cfg, start)
+    progress = Progress(cfg, start, writer)
     lr = lambda: float(optim.learning_rate(cfg.optimizer, trainer.optimizer.step))  # noqa: E731
     if cfg.data.use_synthetic_data:
         batch = steps.synthetic_batches(
