@@ -84,7 +84,13 @@ def results(tmp_path_factory):
 
 @pytest.mark.parametrize("case", [c["id"] for c in CASES if not c["keras"]])
 def test_tf1_towers_and_tf2_mirrored_agree(results, case):
-    _assert_same_training(*results[case])
+    tf1, tf2 = results[case]
+    _assert_same_training(tf1, tf2)
+    # Stronger than the issue's tolerance, and what a CPU delivers here: the
+    # same kernels on the same inputs (tf1_train/tf2/optim.py) leave every
+    # final weight and moving statistic bit-identical after 55 steps.
+    for key in (k for k in tf1.files if k.startswith("final:")):
+        np.testing.assert_array_equal(tf2[key], tf1[key], err_msg=key)
 
 
 @pytest.mark.parametrize("case", [c["id"] for c in CASES if c["keras"]])
@@ -110,9 +116,9 @@ def relative_error(got, want) -> float:
     Element-wise rtol is ill-posed for weights that pass through zero, and
     Adam's m / sqrt(v) magnifies float rounding in elements whose gradients
     are tiny; the tensor-wise norm is the tolerance that means "the same
-    model". (Observed with the custom loop: final weights bit-identical in
-    every case, losses within 1.2e-7 where the replicas' losses are summed
-    in a different order than the towers' mean.)
+    model". (Observed: Keras fit within 7.1e-6 after 55 Adam steps; the
+    custom loop bit-identical, losses within 1.2e-7 where the replicas'
+    losses are summed in a different order than the towers' mean.)
     """
     want = want.astype(np.float64)
     return float(np.linalg.norm(got - want) / max(np.linalg.norm(want), 1e-12))
