@@ -108,9 +108,11 @@ BN_EPSILON = 1e-5
 
 
 class BatchNorm:
-    """Our batch norm, as in the TF1 graph: batch statistics in training,
-    recorded in ``stats`` (moving variable name -> batch statistic) for the
-    step to average over replicas and apply once; moving statistics in eval."""
+    """Our batch norm, as in the TF1 graph: the fused kernel (TF2 has no
+    public wrapper for it, so ``tf.raw_ops``), batch statistics in training,
+    recorded in ``stats`` (moving variable name -> batch mean, and the
+    kernel's Bessel-corrected variance) for the step to average over replicas
+    and apply once; moving statistics in eval. Input is NHWC (or 2-D)."""
 
     def __init__(self, params: Params, name: str, channels: int):
         self.beta = params.create(f"{name}/beta", [channels], zeros)
@@ -118,16 +120,32 @@ class BatchNorm:
         self.moving_mean = params.create(f"{name}/moving_mean", [channels], zeros, False)
         self.moving_variance = params.create(f"{name}/moving_variance", [channels], ones, False)
         self.stat_names = (f"{name}/moving_mean", f"{name}/moving_variance")
+        self.channels = channels
 
     def __call__(self, x: tf.Tensor, training: bool, stats: Optional[Dict]) -> tf.Tensor:
+        flat = len(x.shape) == 2
+        if flat:
+            x = tf.reshape(x, [-1, 1, 1, self.channels])
         if training:
-            mean, var = tf.nn.moments(x, axes=list(range(len(x.shape) - 1)))
-            if stats is not None:
-                stats[self.stat_names[0]] = mean
-                stats[self.stat_names[1]] = var
+            empty = tf.constant([], tf.float32)  # what the v1 wrapper passes
+            mean_in, var_in = empty, empty
         else:
-            mean, var = self.moving_mean, self.moving_variance
-        return tf.nn.batch_normalization(x, mean, var, self.beta, self.gamma, BN_EPSILON)
+            mean_in, var_in = self.moving_mean, self.moving_variance
+        y, mean, var, _, _, _ = tf.raw_ops.FusedBatchNormV3(
+            x=x,
+            scale=self.gamma,
+            offset=self.beta,
+            mean=mean_in,
+            variance=var_in,
+            epsilon=BN_EPSILON,
+            exponential_avg_factor=1.0,
+            data_format="NHWC",
+            is_training=training,
+        )
+        if training and stats is not None:
+            stats[self.stat_names[0]] = mean
+            stats[self.stat_names[1]] = var
+        return tf.reshape(y, [-1, self.channels]) if flat else y
 
 
 def max_pool(x: tf.Tensor, size: int = 2, stride: int = 2) -> tf.Tensor:
