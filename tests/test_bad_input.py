@@ -133,6 +133,7 @@ COMBINATIONS = [
     Bad("lr_boundaries not numbers", ["--lr_boundaries=10,x"], "--lr_boundaries", "whole numbers"),
     Bad("lr_boundaries decreasing", ["--lr_boundaries=20,10"], "--lr_boundaries", "increasing"),
     Bad("mnist without data_dir", ["--dataset=mnist"], "--data_dir", "or --use_synthetic_data"),
+    Bad("digits with data_dir", ["--data_dir=/tmp"], "--data_dir", "digits is embedded"),
 ]
 
 COMMAND_LINE = [
@@ -144,8 +145,8 @@ COMMAND_LINE = [
     Bad(
         "flagfile with unknown flag",
         ["--flagfile={tmp}/x.flags"],
-        "--bogus",
-        "--helpshort",
+        "--bogus (in ",
+        "x.flags): unknown flag",
         _write("x.flags", "--model=mlp\n--bogus=3\n"),
     ),
 ]

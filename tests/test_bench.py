@@ -10,7 +10,7 @@ from tf1_train import bench
 ROUTE_KEYS = {
     "examples_per_sec_median", "examples_per_sec_min", "examples_per_sec_max",
     "first_step_seconds_median", "peak_rss_mb_max", "repetitions",
-    "ratio_to_tf2_custom", "flops_fraction_of_matmul",
+    "ratio_to_tf2_custom", "paired_ratio_to_tf2_custom", "flops_fraction_of_matmul",
 }  # fmt: skip
 
 
@@ -28,5 +28,6 @@ def test_bench_quick_path_writes_table_and_json(tmp_path, capsys):
         assert row["examples_per_sec_median"] > 0 and row["peak_rss_mb_max"] > 0
         assert row["first_step_seconds_median"] > 0
     assert workload["routes"]["tf2_custom"]["ratio_to_tf2_custom"] == 1.0
+    assert workload["routes"]["tf2_custom"]["paired_ratio_to_tf2_custom"] == 1.0
     table = capsys.readouterr().out
     assert "tf1_ps" in table and "matmul fp32" in table

@@ -44,14 +44,14 @@ class Workload(NamedTuple):
 
 
 WORKLOADS = [
-    Workload("lenet5/digits", "lenet5", "digits", 64, 400, 150),
-    Workload("lenet5/mnist", "lenet5", "mnist", 64, 200, 60),
+    Workload("lenet5/digits", "lenet5", "digits", 64, 1000, 150),
+    Workload("lenet5/mnist", "lenet5", "mnist", 64, 600, 60),
     Workload("resnet20/cifar10", "resnet20", "cifar10", 32, 80, 12),
 ]
 
 
 class Sample(NamedTuple):
-    examples_per_sec: float
+    examples_per_sec: float  # of the run's median step (run_summary.json)
     first_step_seconds: float
     peak_rss_mb: float
 
@@ -79,7 +79,10 @@ def run_once(workload: Workload, route: str, steps: int, towers: int) -> Sample:
         with open(os.path.join(train_dir, "run_summary.json")) as f:
             summary = json.load(f)
     return Sample(
-        summary["examples_per_sec"],
+        # The median step, not the mean: this VM's speed dips for seconds at a
+        # time (two runs of one route differed by 10%), and a dip during one
+        # route's run would be charged to that route.
+        summary["examples_per_sec_median_step"],
         summary.get("first_step_seconds", float("nan")),
         usage.ru_maxrss / 1024.0,
     )
@@ -137,10 +140,21 @@ def summarize(samples: List[Sample]) -> Dict:
         "examples_per_sec_median": statistics.median(rates),
         "examples_per_sec_min": min(rates),
         "examples_per_sec_max": max(rates),
+        "examples_per_sec_each": [round(r, 1) for r in rates],  # in repetition order
         "first_step_seconds_median": statistics.median(s.first_step_seconds for s in samples),
         "peak_rss_mb_max": max(s.peak_rss_mb for s in samples),
         "repetitions": len(samples),
     }
+
+
+def paired_ratio(route: List[Sample], base: List[Sample] | None) -> float | None:
+    """Median over repetitions of route rate / baseline rate in the same
+    repetition. Runs of one repetition are neighbours in time, so a slow
+    stretch of the machine (seen here: +-10% over minutes) cancels out of
+    each pair; the ratio of medians keeps it."""
+    if not base:
+        return None
+    return statistics.median(r.examples_per_sec / b.examples_per_sec for r, b in zip(route, base))
 
 
 def benchmark(workloads, routes, reps: int, quick: bool, towers: int = 2, steps: int = 0) -> Dict:
@@ -157,9 +171,10 @@ def benchmark(workloads, routes, reps: int, quick: bool, towers: int = 2, steps:
                 samples[route].append(run_once(w, route, n, towers))
         rows = {r: summarize(s) for r, s in samples.items()}
         base = rows.get(BASELINE, {}).get("examples_per_sec_median")
-        for row in rows.values():
+        for route, row in rows.items():
             rate = row["examples_per_sec_median"]
             row["ratio_to_tf2_custom"] = rate / base if base else None
+            row["paired_ratio_to_tf2_custom"] = paired_ratio(samples[route], samples.get(BASELINE))
             row["flops_fraction_of_matmul"] = rate * flops / matmul
         results["workloads"][w.name] = {"flops_per_example": flops, "routes": rows}
     return results
@@ -187,7 +202,7 @@ def table(results: Dict) -> str:
     ]
     for name, w in results["workloads"].items():
         for route, r in w["routes"].items():
-            ratio = r["ratio_to_tf2_custom"]
+            ratio = r["paired_ratio_to_tf2_custom"]
             lines.append(
                 f"{name:<18} {route:<15} {r['examples_per_sec_median']:>12.1f} "
                 f"{r['examples_per_sec_min']:>8.0f}-{r['examples_per_sec_max']:<8.0f} "
@@ -195,6 +210,11 @@ def table(results: Dict) -> str:
                 f"{100 * r['flops_fraction_of_matmul']:>7.1f}% "
                 f"{r['first_step_seconds_median']:>10.2f} {r['peak_rss_mb_max']:>12.0f}"
             )
+    lines.append(
+        "\nex/s: a run's rate is that of its median step (warm-up excluded); median and "
+        "min-max over repetitions.\nvs tf2: median over repetitions of the route's rate / "
+        "tf2_custom's rate in the same repetition; %matmul: achieved FLOP/s / matmul FLOP/s"
+    )
     return "\n".join(lines)
 
 
@@ -213,7 +233,7 @@ def main(argv=None) -> int:
         parser.error(
             f"--workloads from {[w.name for w in WORKLOADS]}, --routes from {list(ROUTES)}"
         )
-    reps = args.reps or (1 if args.quick else 3)
+    reps = args.reps or (1 if args.quick else 5)
     results = benchmark(chosen, routes, reps, args.quick, steps=args.steps)
     print(table(results))
     with open(args.out, "w") as f:

@@ -58,6 +58,12 @@ class DataConfig:
                 "data_dir",
                 f"--dataset={self.dataset} needs --data_dir (or --use_synthetic_data)",
             )
+        _check(
+            not (self.dataset == "digits" and self.data_dir),
+            "data_dir",
+            "--dataset=digits is embedded and reads no files; drop --data_dir "
+            "or choose --dataset=mnist, cifar10 or tfrecord",
+        )
 
 
 @dataclasses.dataclass(frozen=True)

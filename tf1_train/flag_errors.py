@@ -12,22 +12,26 @@ by the error's class name and the Flag's attributes.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 _ILLEGAL = re.compile(r"^flag --(\w+)=(.*?): (.*)$", re.S)
 
 
-def explain(error: Exception, flag_for: Callable[[str], Optional[Any]]) -> str:
+def explain(
+    error: Exception, flag_for: Callable[[str], Optional[Any]], argv: Sequence[str] = ()
+) -> str:
     """One line for an absl parse error (without the ``error:`` prefix).
 
     Args:
       error: what absl raised (a subclass of ``absl.flags.Error``).
       flag_for: flag name -> its ``absl.flags.Flag``, or None if undefined.
+      argv: the command line, to name the flagfile an unknown flag came from.
     """
     text = str(error).strip()
     kind = type(error).__name__
     if kind == "UnrecognizedFlagError":
-        return _unknown(error.flagname, text)
+        where = flagfile_defining(error.flagname, argv)
+        return _unknown(error.flagname, text, f" (in {where})" if where else "")
     if kind == "CantOpenFlagFileError":
         detail = text.split("Unable to open flagfile:", 1)[-1].strip()
         return (
@@ -41,12 +45,37 @@ def explain(error: Exception, flag_for: Callable[[str], Optional[Any]]) -> str:
     return text.splitlines()[0] if text else type(error).__name__
 
 
-def _unknown(name: str, text: str) -> str:
+def _unknown(name: str, text: str, where: str) -> str:
     m = re.search(r"Did you mean: (.*?) \?", text)
     if m:
         guesses = ", ".join(f"--{g.strip()}" for g in m.group(1).split(","))
-        return f"--{name}: unknown flag; did you mean {guesses}? (--helpshort lists them all)"
-    return f"--{name}: unknown flag; --helpshort lists the valid ones"
+        return (
+            f"--{name}{where}: unknown flag; did you mean {guesses}? (--helpshort lists them all)"
+        )
+    return f"--{name}{where}: unknown flag; --helpshort lists the valid ones"
+
+
+def flagfile_defining(name: str, argv: Sequence[str], depth: int = 0) -> Optional[str]:
+    """The flags file (following nested --flagfile lines) that sets --name,
+    or None when the flag came from the command line itself."""
+    if depth > 8:  # absl refuses deeper recursion itself
+        return None
+    line = re.compile(rf"^\s*--?(no)?{re.escape(name)}(=|\s*$)")
+    for arg in argv:
+        if not arg.startswith("--flagfile="):
+            continue
+        path = arg.split("=", 1)[1]
+        try:
+            with open(path) as f:
+                lines = [ln.strip() for ln in f]
+        except OSError:
+            continue
+        if any(line.match(ln) for ln in lines):
+            return path
+        nested = flagfile_defining(name, [ln for ln in lines if ln.startswith("--")], depth + 1)
+        if nested:
+            return nested
+    return None
 
 
 def _valid(flag: Any, why: str) -> str:

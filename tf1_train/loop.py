@@ -47,6 +47,7 @@ class Outcome(NamedTuple):
     test_accuracy: Optional[float]  # None when stopped early
     diverged: Optional[str] = None  # what was NaN/Inf, and at which step
     first_step_done: Optional[float] = None  # perf_counter() when step 1 of this process ended
+    median_step_rate: float = 0.0  # examples/sec of the median measured step
 
 
 class Role(NamedTuple):
@@ -237,6 +238,7 @@ class TrainLoop:
             self.checkpoint,
             accuracy,
             first_step_done=self.display_meter.first_tick,
+            median_step_rate=self.display_meter.median_step_rate(),
         )
 
     def _fetches(self, step: int) -> Dict:

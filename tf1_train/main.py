@@ -204,7 +204,7 @@ def parse_flags(argv):
     try:
         rest = F(argv)
     except flags.Error as e:
-        fail(flag_errors.explain(e, lambda name: F[name] if name in F else None))
+        fail(flag_errors.explain(e, lambda name: F[name] if name in F else None, argv))
     if len(rest) > 1:
         fail(f"unexpected argument {rest[1]!r}: all options are --flags (see --helpshort)")
     return rest

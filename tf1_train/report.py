@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import collections
 import json
 import os
+import statistics
 import time
 from typing import Dict, Optional
 
@@ -26,6 +28,8 @@ class ThroughputMeter:
         self._measured_steps = 0
         self._last = time.perf_counter()
         self.first_tick: Optional[float] = None  # when this process's first step ended
+        # Durations of the latest measured steps (bounded: a long run must not grow).
+        self._durations: collections.deque = collections.deque(maxlen=4096)
 
     def tick(self, steps_done: int) -> None:
         now = time.perf_counter()
@@ -38,6 +42,7 @@ class ThroughputMeter:
             self._start = self._window_start = self._last
         self._measured_steps += 1
         self._window_steps += 1
+        self._durations.append(now - self._last)
         self._last = now
 
     def window_rate(self) -> float:
@@ -54,6 +59,13 @@ class ThroughputMeter:
             return 0.0
         elapsed = self._last - self._start
         return self._measured_steps * self.examples_per_step / max(elapsed, 1e-9)
+
+    def median_step_rate(self) -> float:
+        """Examples/sec of the median step (of the latest 4096): unlike the
+        mean, it ignores the few steps another process on the machine slowed."""
+        if not self._durations:
+            return 0.0
+        return self.examples_per_step / max(statistics.median(self._durations), 1e-9)
 
     def eta_seconds(self, steps_done: int) -> Optional[float]:
         if self._start is None or self._measured_steps == 0:
@@ -86,6 +98,7 @@ def run_summary(
     stopped_by: str,
     tf_version: str,
     first_step_done: Optional[float] = None,
+    median_step_rate: float = 0.0,
 ) -> Dict:
     """The run_summary.json dict (SPEC section 3), the same for every route."""
     return {
@@ -100,6 +113,7 @@ def run_summary(
         "final_loss": final_loss,
         "test_accuracy": test_accuracy,
         "examples_per_sec": round(examples_per_sec, 1),
+        "examples_per_sec_median_step": round(median_step_rate, 1),
         "wall_seconds": round(time.perf_counter() - wall_start, 1),
         "stopped_by": stopped_by,
         "first_step_seconds": round(first_step_done - wall_start, 2) if first_step_done else None,

@@ -157,6 +157,7 @@ def make_summary(
         "final_loss": final,
         "test_accuracy": outcome.test_accuracy,
         "examples_per_sec": round(outcome.examples_per_sec, 1),
+        "examples_per_sec_median_step": round(outcome.median_step_rate, 1),
         "wall_seconds": round(wall_seconds, 1),
         "stopped_by": outcome.stopped_by,
         "first_step_seconds": round(outcome.first_step_done - wall_start, 2)

@@ -176,6 +176,7 @@ def run(cfg, gpus_found=None):
         "train_steps",
         tf.__version__,
         progress.meter.first_tick,
+        progress.meter.median_step_rate(),
     )
     tf2_train.finish(cfg, summary, float(accuracy))
     return tf2_train.RunResult(summary, progress.losses)

@@ -65,7 +65,7 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
         print(f"warning: {trainer.plan.warning}", file=sys.stderr, flush=True)
     start = checkpoint.restore_latest(cfg.run.train_dir, trainer.state_by_name())
     writer = scalar_writer(cfg)
-    losses, rate, first_step_done = train_loop(trainer, cfg, source, start, writer)
+    losses, meter = train_loop(trainer, cfg, source, start, writer)
     step = int(trainer.optimizer.step.numpy())
     checkpoint.save(cfg.run.train_dir, trainer.state_by_name(), step)
     accuracy = evaluate(trainer, source)
@@ -79,11 +79,12 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
         step,
         losses[-1] if losses else None,
         accuracy,
-        rate,
+        meter.overall_rate(),
         wall_start,
         "train_steps",
         tf.__version__,
-        first_step_done,
+        meter.first_tick,
+        meter.median_step_rate(),
     )
     finish(cfg, summary, accuracy)
     return RunResult(summary, losses)
@@ -125,7 +126,7 @@ class Progress:
 
 
 def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None):
-    """Steps from ``start`` to --train_steps; returns (losses, examples/sec)."""
+    """Steps from ``start`` to --train_steps; returns (losses, throughput meter)."""
     progress = Progress(cfg, start, writer)
     lr = lambda: float(optim.learning_rate(cfg.optimizer, trainer.optimizer.step))  # noqa: E731
     if cfg.data.use_synthetic_data:
@@ -141,7 +142,7 @@ def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None):
         )
         for images, labels in ds.take(progress.todo):
             progress.step_done(float(trainer.steps.train(images, labels)), lr)
-    return progress.losses, progress.meter.overall_rate(), progress.meter.first_tick
+    return progress.losses, progress.meter
 
 
 def evaluate(trainer: Trainer, source) -> float:
