@@ -19,7 +19,7 @@ MODELS = ["mlp", "lenet5", "resnet20", "resnet32", "resnet56"]
 KERAS_MODELS = ["mlp", "lenet5"]
 OPTIMIZERS = {"sgd": 0.05, "momentum": 0.01, "adam": 0.002}
 TOWERS = [1, 2]
-STEPS = 55
+STEPS = 51  # the issue: rtol 1e-3 "after 50" steps
 
 
 def _case(model, optimizer, towers, keras=False):
@@ -49,7 +49,7 @@ CASES = [_case(*g) for g in GRID] + [_case(*g, keras=True) for g in KERAS_GRID]
 # The module's fixture trains 42 cases; a hang still ends in bounded time.
 pytestmark = pytest.mark.timeout(900)
 
-SHARDS = 2  # the machine has 2 cores: two chains of processes at once
+SHARDS = 3  # 2 cores; a third chain fills the gaps of process starts and tracing
 
 
 def _chain(cases_file, out_dir):
@@ -88,7 +88,7 @@ def test_tf1_towers_and_tf2_mirrored_agree(results, case):
     _assert_same_training(tf1, tf2)
     # Stronger than the issue's tolerance, and what a CPU delivers here: the
     # same kernels on the same inputs (tf1_train/tf2/optim.py) leave every
-    # final weight and moving statistic bit-identical after 55 steps.
+    # final weight and moving statistic bit-identical after 51 steps.
     for key in (k for k in tf1.files if k.startswith("final:")):
         np.testing.assert_array_equal(tf2[key], tf1[key], err_msg=key)
 
