@@ -148,3 +148,23 @@ def test_old_checkpoints_are_pruned_across_restarts(tmp_path):
     kept = [p.rsplit("-", 1)[1] for p in checkpoints.find(str(tmp_path))]
     assert kept == ["15", "14", "12"]
     assert len(list(tmp_path.glob("model.ckpt-*.index"))) == 3
+
+
+def test_a_state_file_left_behind_by_a_kill_catches_up_on_restore(tmp_path):
+    """Killed after writing model.ckpt-4 but before updating `checkpoint`:
+    the rerun resumes from step 4 and points the state file there at once,
+    so tf.train.latest_checkpoint (the TF2 path, other tools) agrees."""
+    from tf1_train import data, devices, graph
+
+    cfg = small_config(tmp_path, steps=4, save_checkpoint_steps=2)
+    train.run(cfg, gpus_found=0)
+    tf.compat.v1.train.update_checkpoint_state(
+        str(tmp_path), "model.ckpt-2", all_model_checkpoint_paths=["model.ckpt-2"]
+    )
+    plan = devices.plan_devices(cfg.devices, 0)
+    source = data.load_source(cfg.data)
+    g = graph.build(cfg.model, source, cfg.data, cfg.devices, cfg.optimizer, plan, cfg.run.seed)
+    with tf.compat.v1.Session(graph=g.graph) as sess:
+        restored = checkpoints.restore_or_init(sess, g, str(tmp_path))
+    assert restored.step == 4
+    assert tf.train.latest_checkpoint(str(tmp_path)) == str(tmp_path / "model.ckpt-4")

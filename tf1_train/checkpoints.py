@@ -141,10 +141,36 @@ def restore_or_init(sess: v1.Session, g, train_dir: str) -> Restored:
         # max_to_keep survivors so it goes on deleting the oldest across
         # restarts (remove_leftovers deletes any older ones after a save).
         keep = g.saver.saver_def.max_to_keep or len(candidates)
-        g.saver.recover_last_checkpoints(list(reversed(candidates[i : i + keep])))
+        kept = list(reversed(candidates[i : i + keep]))
+        g.saver.recover_last_checkpoints(kept)
+        _catch_up_state_file(train_dir, path, kept)
         sess.run(g.post_init_ops)
         return Restored(path, int(sess.run(g.global_step)))
     raise AssertionError("unreachable: the last candidate raises or returns")
+
+
+def _step_of(prefix: Optional[str]) -> int:
+    m = _INDEX.search(os.path.basename(prefix) + ".index") if prefix else None
+    return int(m.group(1)) if m else -1
+
+
+def _catch_up_state_file(train_dir: str, restored: str, kept: List[str]) -> None:
+    """Points the ``checkpoint`` state file at the restored checkpoint when it
+    names an older one.
+
+    A kill between writing a bundle and updating the state file leaves the
+    file one save behind. This run resumes from the newest bundle anyway, but
+    whatever reads the state file (``tf.train.latest_checkpoint``, the TF2
+    path, TensorFlow tools) would resume from the older step until the next
+    save. (After a corrupt newest checkpoint the file is left as it is.)
+    """
+    if _step_of(tf.train.latest_checkpoint(train_dir)) >= _step_of(restored):
+        return
+    v1.train.update_checkpoint_state(
+        train_dir,
+        os.path.basename(restored),
+        all_model_checkpoint_paths=[os.path.basename(p) for p in kept],
+    )
 
 
 def _report_corrupt(path: str, reason: str, older: List[str], train_dir: str) -> None:
