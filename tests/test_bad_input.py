@@ -17,45 +17,19 @@ copy of the trained train_dir and ``{tmp}`` its tmp_path; a row without
 
 from __future__ import annotations
 
-import gzip
 import os
 import shutil
 import socket
 import stat
-from typing import Callable, List, NamedTuple, Optional
 
 import pytest
 
-from tests import data_files
+from tests.bad_input_rows import DATA, Bad, _data, _write
 from tests.conftest import run_cli, small_config
 from tf1_train import cluster, train
 
 TF2_MAIN = "tf1_train.tf2.main"
 BASE = ["--model=mlp", "--optimizer=sgd", "--batch_size=8", "--train_steps=6", "--device=cpu"]
-
-
-class Bad(NamedTuple):
-    id: str
-    args: List[str]
-    names: str  # the flag or file the error line must name
-    valid: str  # the part that says what would be valid
-    setup: Optional[Callable] = None  # (tmp_path, run_dir) -> None, before the snapshot
-    module: str = "tf1_train.main"
-    # Found by tf.data during training: the train_dir copy is one trained on
-    # the same TFRecord files (so its checkpoint restores), and the failed
-    # run may add an events file to it (nothing else).
-    mid_run: bool = False
-    env: Optional[dict] = None  # extra environment (TF_CONFIG)
-
-
-def _write(relpath: str, text: str = "x"):
-    def setup(tmp, run):
-        del run
-        path = tmp / relpath
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-
-    return setup
 
 
 def _truncate_only_checkpoint(tmp, run):
@@ -198,180 +172,6 @@ RUNTIME = [
     Bad("trace_file is a dir", ["--trace_file={tmp}"], "--trace_file", "give a file name"),
 ]
 
-
-def _data(kind: str, damage=None):
-    """Setup: dataset files of ``kind`` in {tmp}/data, then ``damage(dir)``."""
-
-    def setup(tmp, run):
-        del run
-        d = tmp / "data"
-        d.mkdir()
-        {"mnist": data_files.write_mnist, "cifar10": data_files.write_cifar10}.get(
-            kind, data_files.write_tfrecord
-        )(d)
-        if kind == "tfrecord":
-            (d / "labels.txt").write_text("".join(f"{i}:c{i}\n" for i in range(10)))
-        if damage:
-            damage(d)
-
-    return setup
-
-
-def _edit(name: str, edit):
-    def damage(d):
-        path = d / name
-        path.write_bytes(edit(path.read_bytes()))
-
-    return damage
-
-
-def _replace_by(name: str, make):
-    def damage(d):
-        os.remove(d / name)
-        make(d / name)
-
-    return damage
-
-
-def _truncated_gz(d):
-    path = d / "train-images-idx3-ubyte"
-    (d / "train-images-idx3-ubyte.gz").write_bytes(gzip.compress(path.read_bytes()[:-100]))
-    os.remove(path)
-
-
-def _flip_byte(at: int, value=None):
-    def edit(raw: bytes) -> bytes:
-        raw = bytearray(raw)
-        raw[at] = raw[at] ^ 0xFF if value is None else value
-        return bytes(raw)
-
-    return edit
-
-
-def _odd_size_image(d):
-    """A valid record whose image is larger: tf.data's size check fails in
-    training, the re-check names the file."""
-    big = d / "bigger"
-    big.mkdir()
-    data_files.write_tfrecord(big, shape=(7, 5, 3), train_files=1, per_file=1)
-    os.rename(big / "train-00000-of-00001", d / "train-00002-of-00003")
-
-
-def _mkdir(path):
-    path.mkdir()
-
-
-MNIST = ["--dataset=mnist", "--data_dir={tmp}/data"]
-CIFAR = ["--dataset=cifar10", "--data_dir={tmp}/data"]
-TFRECORD = ["--dataset=tfrecord", "--data_dir={tmp}/data"]
-IMAGES = "{tmp}/data/train-images-idx3-ubyte"
-
-DATA = [
-    Bad("data_dir missing", MNIST, "--data_dir={tmp}/data", "reads its files from it"),
-    Bad("data_dir is a file", CIFAR, "--data_dir", "reads its files", _write("data")),
-    Bad(
-        "data_dir is a FIFO",
-        MNIST,
-        "--data_dir",
-        "not a directory",
-        lambda t, r: os.mkfifo(t / "data"),
-    ),
-    Bad("data_dir empty", MNIST, IMAGES, "--dataset=mnist needs", lambda t, r: _mkdir(t / "data")),
-    Bad("cifar10 files as mnist", MNIST, IMAGES, "--dataset=mnist needs", _data("cifar10")),
-    Bad(
-        "mnist files as tfrecord",
-        TFRECORD,
-        "--data_dir",
-        "reads train-* and validation-* TFRecord files",
-        _data("mnist"),
-    ),
-    Bad(
-        "mnist file missing",
-        MNIST,
-        "{tmp}/data/t10k-labels-idx1-ubyte",
-        "not found",
-        _data("mnist", lambda d: os.remove(d / "t10k-labels-idx1-ubyte")),
-    ),
-    Bad(
-        "mnist file is a FIFO",
-        MNIST,
-        IMAGES,
-        "not a regular file",
-        _data("mnist", _replace_by("train-images-idx3-ubyte", os.mkfifo)),
-    ),
-    Bad(
-        "mnist truncated .gz",
-        MNIST,
-        IMAGES + ".gz",
-        "truncated",
-        _data("mnist", _truncated_gz),
-    ),
-    Bad(
-        "mnist bad magic",
-        MNIST,
-        "{tmp}/data/t10k-labels-idx1-ubyte",
-        "not an IDX labels (idx1) file",
-        _data("mnist", _edit("t10k-labels-idx1-ubyte", _flip_byte(0))),
-    ),
-    Bad(
-        "cifar10 short batch",
-        CIFAR,
-        "{tmp}/data/data_batch_3.bin",
-        "not a whole number of 3073-byte records",
-        _data("cifar10", _edit("data_batch_3.bin", lambda raw: raw[:-1])),
-    ),
-    Bad(
-        "cifar10 label 200",
-        CIFAR,
-        "{tmp}/data/test_batch.bin",
-        "CIFAR-10 labels are 0..9",
-        _data("cifar10", _edit("test_batch.bin", _flip_byte(0, 200))),
-    ),
-    Bad(
-        "cifar10 file is a directory",
-        CIFAR,
-        "{tmp}/data/data_batch_2.bin",
-        "not a regular file",
-        _data("cifar10", _replace_by("data_batch_2.bin", _mkdir)),
-    ),
-    Bad(
-        "tfrecord truncated",
-        TFRECORD,
-        "{tmp}/data/train-00001-of-00002",
-        "truncated",
-        _data("tfrecord", _edit("train-00001-of-00002", lambda raw: raw[:-7])),
-    ),
-    Bad(
-        "tfrecord not a tfrecord",
-        TFRECORD,
-        "{tmp}/data/train-00000-of-00002",
-        "not a TFRecord file",
-        _data("tfrecord", _edit("train-00000-of-00002", lambda raw: b"garbage " * 8)),
-    ),
-    Bad(
-        "tfrecord corrupt record",
-        TFRECORD,
-        "{tmp}/data/train-00001-of-00002",
-        "corrupt record",
-        _data("tfrecord", _edit("train-00001-of-00002", _flip_byte(40))),
-        mid_run=True,
-    ),
-    Bad(
-        "tfrecord image of another size",
-        TFRECORD,
-        "{tmp}/data/train-00002-of-00003",
-        "record 0: image is 7x5, expected 6x5",
-        _data("tfrecord", _odd_size_image),
-        mid_run=True,
-    ),
-    Bad(
-        "tfrecord shard is a FIFO",
-        TFRECORD,
-        "{tmp}/data/train-00002-of-00003",
-        "not a regular file",
-        _data("tfrecord", lambda d: os.mkfifo(d / "train-00002-of-00003")),
-    ),
-]
 
 # Between-graph clusters: flags, TF_CONFIG, ports. {busy} is a port held open
 # (listening) by this module for the duration of the tests.
