@@ -31,3 +31,21 @@ def test_bench_quick_path_writes_table_and_json(tmp_path, capsys):
     assert workload["routes"]["tf2_custom"]["paired_ratio_to_tf2_custom"] == 1.0
     table = capsys.readouterr().out
     assert "tf1_ps" in table and "matmul fp32" in table
+
+
+def test_routes_are_interleaved_and_take_every_position_in_turn(monkeypatch):
+    calls = []
+    monkeypatch.setattr(bench, "matmul_flops_per_sec", lambda **kw: 1e9)
+    monkeypatch.setattr(bench, "flops_per_example", lambda model, dataset: 1e6)
+    monkeypatch.setattr(
+        bench,
+        "run_once",
+        lambda w, route, n, towers: calls.append(route) or bench.Sample(100.0, 1.0, 5.0),
+    )
+    routes = ["tf1_ps", "tf1_replicated", "tf2_custom"]
+    bench.benchmark([bench.WORKLOADS[0]], routes, reps=3, quick=True)
+    assert [calls[i : i + 3] for i in (0, 3, 6)] == [
+        ["tf1_ps", "tf1_replicated", "tf2_custom"],
+        ["tf1_replicated", "tf2_custom", "tf1_ps"],
+        ["tf2_custom", "tf1_ps", "tf1_replicated"],
+    ]

@@ -168,3 +168,30 @@ def test_a_state_file_left_behind_by_a_kill_catches_up_on_restore(tmp_path):
         restored = checkpoints.restore_or_init(sess, g, str(tmp_path))
     assert restored.step == 4
     assert tf.train.latest_checkpoint(str(tmp_path)) == str(tmp_path / "model.ckpt-4")
+
+
+def test_tf2_path_resumes_from_the_newest_bundle_not_a_lagging_state_file(tmp_path):
+    """The TF2 path finds checkpoints by their index files too: a state file a
+    kill left at step 2 must not make it repeat steps 3-4."""
+    from tf1_train.tf2 import checkpoint as tf2_checkpoint
+
+    for step in (2, 4):
+        (tmp_path / f"model.ckpt-{step}.index").write_bytes(b"")
+        (tmp_path / f"model.ckpt-{step}.data-00000-of-00001").write_bytes(b"")
+    tf.compat.v1.train.update_checkpoint_state(str(tmp_path), "model.ckpt-2")
+    assert tf2_checkpoint.latest(str(tmp_path)) == str(tmp_path / "model.ckpt-4")
+    assert tf2_checkpoint.latest(str(tmp_path / "absent")) is None
+
+
+def test_tf2_path_keeps_the_newest_checkpoints_and_removes_leftovers(tmp_path):
+    from tf1_train.tf2 import checkpoint as tf2_checkpoint
+
+    (tmp_path / "model.ckpt-1.data-00000-of-00001.tempstate99").write_bytes(b"killed")
+    w = tf.Variable([1.0, 2.0])
+    for step in (2, 4, 6, 8):
+        tf2_checkpoint.save(str(tmp_path), {"w": w}, step)
+    assert [p.rsplit("-", 1)[1] for p in checkpoints.find(str(tmp_path))] == ["8", "6", "4"]
+    assert not list(tmp_path.glob("model.ckpt-[12].*"))
+    state = tf.train.get_checkpoint_state(str(tmp_path))
+    assert [p.rsplit("-", 1)[1] for p in state.all_model_checkpoint_paths] == ["4", "6", "8"]
+    assert state.model_checkpoint_path.endswith("model.ckpt-8")

@@ -3,8 +3,9 @@
     python -m tf1_train.bench [--quick] [--out bench_results.json]
 
 Every (workload, route) run is a fresh process, so TF1 and TF2 never share
-one and each has its own peak RSS. Routes run interleaved (A B C ... A B C)
-so a slow minute of the machine hits every route alike. Synthetic data on
+one and each has its own peak RSS. Routes run interleaved, the order
+rotating per repetition (A B C, B C A, ...), so a slow minute of the
+machine hits every route alike. Synthetic data on
 each tower's device keeps input out of the comparison. The machine's limit
 is TensorFlow's own large fp32 matmul rate, measured in the same run; a
 model's FLOPs per training example come from the TF1 graph's profiler counts.
@@ -157,6 +158,17 @@ def paired_ratio(route: List[Sample], base: List[Sample] | None) -> float | None
     return statistics.median(r.examples_per_sec / b.examples_per_sec for r, b in zip(route, base))
 
 
+def rotated(routes: List[str], rep: int) -> List[str]:
+    """The order of repetition ``rep``: A B C, then B C A, then C A B, ...
+
+    Each route takes every position in turn. With one fixed order a route
+    always ran right after the same other one (tf1_ps after tf2_keras), and
+    whatever that left behind on this VM was charged to it alone.
+    """
+    k = rep % len(routes)
+    return routes[k:] + routes[:k]
+
+
 def benchmark(workloads, routes, reps: int, quick: bool, towers: int = 2, steps: int = 0) -> Dict:
     matmul = matmul_flops_per_sec(seconds=1.0 if quick else 5.0)
     results = {"machine": machine(), "matmul_flops_per_sec": matmul, "towers": towers,
@@ -165,9 +177,9 @@ def benchmark(workloads, routes, reps: int, quick: bool, towers: int = 2, steps:
         flops = flops_per_example(w.model, w.dataset)
         usable = [r for r in routes if r != "tf2_keras" or w.model in KERAS_MODELS]
         samples: Dict[str, List[Sample]] = {r: [] for r in usable}
-        for _ in range(reps):
-            for route in usable:
-                n = steps or (w.quick_steps if quick else w.steps)
+        n = steps or (w.quick_steps if quick else w.steps)
+        for rep in range(reps):
+            for route in rotated(usable, rep):
                 samples[route].append(run_once(w, route, n, towers))
         rows = {r: summarize(s) for r, s in samples.items()}
         base = rows.get(BASELINE, {}).get("examples_per_sec_median")
@@ -233,7 +245,7 @@ def main(argv=None) -> int:
         parser.error(
             f"--workloads from {[w.name for w in WORKLOADS]}, --routes from {list(ROUTES)}"
         )
-    reps = args.reps or (1 if args.quick else 5)
+    reps = args.reps or (1 if args.quick else 7)
     results = benchmark(chosen, routes, reps, args.quick, steps=args.steps)
     print(table(results))
     with open(args.out, "w") as f:

@@ -33,6 +33,7 @@ from tf1_train.errors import RunFailed, UserError
 v1 = tf.compat.v1
 
 PREFIX = "model.ckpt"
+MAX_TO_KEEP = 3  # checkpoints kept in train_dir, by both paths
 _INDEX = re.compile(re.escape(PREFIX) + r"-(\d+)\.index$")
 # Any file of a checkpoint: index, data shard, or a temporary of either.
 _ANY_FILE = re.compile(re.escape(PREFIX) + r"-(\d+)\.(index|data-\d+-of-\d+)(\.tempstate\d+)?$")

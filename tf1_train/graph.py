@@ -12,7 +12,7 @@ from typing import Dict, List, NamedTuple, Optional
 
 import tensorflow as tf
 
-from tf1_train import data, devices, models, optim, sync, towers
+from tf1_train import checkpoints, data, devices, models, optim, sync, towers
 from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig
 from tf1_train.data import pipeline, synthetic
 from tf1_train.data.source import Source
@@ -130,7 +130,7 @@ def build(
             eval_count=count,
             saved_variables=saved,
             model_variables=model_vars,
-            saver=v1.train.Saver(saved, max_to_keep=3),
+            saver=v1.train.Saver(saved, max_to_keep=checkpoints.MAX_TO_KEEP),
             variables_finite=_all_finite(saved.values()),
             step_after=_read_after(train_op, global_step) if worker else None,
             sync=sync_ops,

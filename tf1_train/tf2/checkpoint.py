@@ -14,13 +14,21 @@ from typing import Dict, Optional
 
 import tensorflow as tf
 
+from tf1_train import checkpoints
 from tf1_train.errors import UserError
 
-PREFIX = "model.ckpt"
+PREFIX = checkpoints.PREFIX
 
 
 def latest(train_dir: str) -> Optional[str]:
-    return tf.train.latest_checkpoint(train_dir) if os.path.isdir(train_dir) else None
+    """The newest complete checkpoint, found by its ``.index`` file as TF1 does.
+
+    Not ``tf.train.latest_checkpoint``: a process killed between writing a
+    bundle and updating the ``checkpoint`` state file leaves the state file a
+    save behind, and resuming from it would repeat those steps.
+    """
+    found = checkpoints.find(train_dir) if os.path.isdir(train_dir) else []
+    return found[0] if found else None
 
 
 def load_into(path: str, variables: Dict[str, tf.Variable], strict: bool = True) -> None:
@@ -63,7 +71,12 @@ def restore_latest(train_dir: str, variables: Dict[str, tf.Variable]) -> int:
 
 
 def save(train_dir: str, variables: Dict[str, tf.Variable], step: int) -> str:
-    """Writes ``model.ckpt-<step>`` in the TF1 layout and points ``checkpoint`` at it."""
+    """Writes ``model.ckpt-<step>`` in the TF1 layout and points ``checkpoint`` at it.
+
+    Keeps the newest ``MAX_TO_KEEP`` checkpoints, as the TF1 Saver does, and
+    deletes older ones and a killed process's leftovers: each resumed run
+    saves once more, and nothing else would ever delete them.
+    """
     prefix = os.path.join(train_dir, f"{PREFIX}-{step}")
     names = sorted(variables)
     tf.raw_ops.SaveV2(
@@ -72,10 +85,13 @@ def save(train_dir: str, variables: Dict[str, tf.Variable], step: int) -> str:
         shape_and_slices=[""] * len(names),
         tensors=[variables[n].read_value() for n in names],
     )
+    kept = [os.path.basename(p) for p in checkpoints.find(train_dir)[: checkpoints.MAX_TO_KEEP]]
     state = os.path.join(train_dir, "checkpoint")
     tmp = state + ".tmp"
     with open(tmp, "w") as f:
         f.write(f'model_checkpoint_path: "{os.path.basename(prefix)}"\n')
-        f.write(f'all_model_checkpoint_paths: "{os.path.basename(prefix)}"\n')
+        for name in reversed(kept):  # oldest first, as the TF1 Saver writes them
+            f.write(f'all_model_checkpoint_paths: "{name}"\n')
     os.replace(tmp, state)
+    checkpoints.remove_leftovers(train_dir, kept, step)
     return prefix
