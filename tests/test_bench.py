@@ -5,6 +5,8 @@ Speed itself is never asserted in tests; ``./run.sh bench`` measures it.
 
 import json
 
+import pytest
+
 from tf1_train import bench
 
 ROUTE_KEYS = {
@@ -43,9 +45,36 @@ def test_routes_are_interleaved_and_take_every_position_in_turn(monkeypatch):
         lambda w, route, n, towers: calls.append(route) or bench.Sample(100.0, 1.0, 5.0),
     )
     routes = ["tf1_ps", "tf1_replicated", "tf2_custom"]
-    bench.benchmark([bench.WORKLOADS[0]], routes, reps=3, quick=True)
+    monkeypatch.setattr(bench.time, "sleep", lambda s: calls.append(f"sleep {s}"))
+    bench.benchmark([bench.WORKLOADS[0]], routes, reps=3, quick=True, cooldown=0)
     assert [calls[i : i + 3] for i in (0, 3, 6)] == [
         ["tf1_ps", "tf1_replicated", "tf2_custom"],
         ["tf1_replicated", "tf2_custom", "tf1_ps"],
         ["tf2_custom", "tf1_ps", "tf1_replicated"],
     ]
+
+
+def test_cooldown_idles_before_every_run_and_is_in_the_json(monkeypatch):
+    calls = []
+    monkeypatch.setattr(bench, "matmul_flops_per_sec", lambda **kw: 1e9)
+    monkeypatch.setattr(bench, "flops_per_example", lambda model, dataset: 1e6)
+    monkeypatch.setattr(bench.time, "sleep", lambda s: calls.append(f"sleep {s}"))
+    monkeypatch.setattr(
+        bench,
+        "run_once",
+        lambda w, route, n, towers: calls.append(route) or bench.Sample(100.0, 1.0, 5.0),
+    )
+    results = bench.benchmark([bench.WORKLOADS[0]], ["tf1_ps", "tf2_custom"], 2, True, cooldown=30)
+    assert calls == [
+        *["sleep 30", "tf1_ps", "sleep 30", "tf2_custom"],
+        *["sleep 30", "tf2_custom", "sleep 30", "tf1_ps"],
+    ]
+    assert results["cooldown_seconds"] == 30
+    assert "30 s idle before each run" in bench.table(results)
+
+
+def test_negative_cooldown_is_refused_in_one_line(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        bench.main(["--cooldown=-1"])
+    assert exit_info.value.code == 2
+    assert "--cooldown=-1.0: seconds of idle, 0 or more" in capsys.readouterr().err

@@ -1,11 +1,12 @@
 """Side-by-side benchmark: TF1 towers against the TF2 routes, and the machine's limit.
 
-    python -m tf1_train.bench [--quick] [--out bench_results.json]
+    python -m tf1_train.bench [--quick] [--cooldown SECONDS] [--out bench_results.json]
 
 Every (workload, route) run is a fresh process, so TF1 and TF2 never share
 one and each has its own peak RSS. Routes run interleaved, the order
 rotating per repetition (A B C, B C A, ...), so a slow minute of the
-machine hits every route alike. Synthetic data on
+machine hits every route alike; ``--cooldown`` idles before each run on
+machines that throttle sustained load. Synthetic data on
 each tower's device keeps input out of the comparison. The machine's limit
 is TensorFlow's own large fp32 matmul rate, measured in the same run; a
 model's FLOPs per training example come from the TF1 graph's profiler counts.
@@ -169,10 +170,20 @@ def rotated(routes: List[str], rep: int) -> List[str]:
     return routes[k:] + routes[:k]
 
 
-def benchmark(workloads, routes, reps: int, quick: bool, towers: int = 2, steps: int = 0) -> Dict:
+def benchmark(
+    workloads, routes, reps: int, quick: bool, towers: int = 2, steps: int = 0, cooldown: float = 0
+) -> Dict:
+    """Runs every (workload, route) ``reps`` times, interleaved; the results dict.
+
+    ``cooldown`` seconds of idle precede each run: this VM slows a process
+    that keeps both cores busy for minutes (a TF1 LeNet-5 step went from
+    7.3-7.8 ms to 9.1-9.4 ms after 140 s of matmuls; the TF2 loop, which
+    leaves a core idle part of each step, did not slow), so without a pause
+    the ratio measures the host's throttling as much as the code.
+    """
     matmul = matmul_flops_per_sec(seconds=1.0 if quick else 5.0)
     results = {"machine": machine(), "matmul_flops_per_sec": matmul, "towers": towers,
-               "quick": quick, "workloads": {}}  # fmt: skip
+               "quick": quick, "cooldown_seconds": cooldown, "workloads": {}}  # fmt: skip
     for w in workloads:
         flops = flops_per_example(w.model, w.dataset)
         usable = [r for r in routes if r != "tf2_keras" or w.model in KERAS_MODELS]
@@ -180,6 +191,8 @@ def benchmark(workloads, routes, reps: int, quick: bool, towers: int = 2, steps:
         n = steps or (w.quick_steps if quick else w.steps)
         for rep in range(reps):
             for route in rotated(usable, rep):
+                if cooldown:
+                    time.sleep(cooldown)
                 samples[route].append(run_once(w, route, n, towers))
         rows = {r: summarize(s) for r, s in samples.items()}
         base = rows.get(BASELINE, {}).get("examples_per_sec_median")
@@ -207,7 +220,12 @@ def table(results: Dict) -> str:
     lines = [
         f"machine: {results['machine']['cpus']} CPUs, {results['machine']['platform']}, "
         f"{results['machine']['date']}; towers: {results['towers']}; "
-        f"matmul fp32: {results['matmul_flops_per_sec'] / 1e9:.1f} GFLOP/s",
+        f"matmul fp32: {results['matmul_flops_per_sec'] / 1e9:.1f} GFLOP/s"
+        + (
+            f"; {results['cooldown_seconds']:g} s idle before each run"
+            if results.get("cooldown_seconds")
+            else ""
+        ),
         "",
         f"{'workload':<18} {'route':<15} {'ex/s median':>12} {'min-max':>17} "
         f"{'vs tf2':>7} {'%matmul':>8} {'1st step s':>10} {'peak RSS MB':>12}",
@@ -238,6 +256,9 @@ def main(argv=None) -> int:
     parser.add_argument("--workloads", default=",".join(w.name for w in WORKLOADS))
     parser.add_argument("--routes", default=",".join(ROUTES))
     parser.add_argument("--steps", type=int, default=0, help="override steps per run (tests)")
+    parser.add_argument(
+        "--cooldown", type=float, default=0.0, help="seconds of idle before each run (see README)"
+    )
     args = parser.parse_args(argv)
     chosen = [w for w in WORKLOADS if w.name in args.workloads.split(",")]
     routes = [r for r in args.routes.split(",") if r in ROUTES]
@@ -245,8 +266,10 @@ def main(argv=None) -> int:
         parser.error(
             f"--workloads from {[w.name for w in WORKLOADS]}, --routes from {list(ROUTES)}"
         )
+    if args.cooldown < 0:
+        parser.error(f"--cooldown={args.cooldown}: seconds of idle, 0 or more")
     reps = args.reps or (1 if args.quick else 7)
-    results = benchmark(chosen, routes, reps, args.quick, steps=args.steps)
+    results = benchmark(chosen, routes, reps, args.quick, steps=args.steps, cooldown=args.cooldown)
     print(table(results))
     with open(args.out, "w") as f:
         json.dump(results, f, indent=2)
