@@ -162,9 +162,10 @@ def paired_ratio(route: List[Sample], base: List[Sample] | None) -> float | None
 def rotated(routes: List[str], rep: int) -> List[str]:
     """The order of repetition ``rep``: A B C, then B C A, then C A B, ...
 
-    Each route takes every position in turn. With one fixed order a route
-    always ran right after the same other one (tf1_ps after tf2_keras), and
-    whatever that left behind on this VM was charged to it alone.
+    Each route takes every position in turn, so no route is always the one
+    that runs first after the previous workload (or the matmul), or last.
+    The cyclic neighbours stay the same: a route is still preceded by the
+    same route within a repetition.
     """
     k = rep % len(routes)
     return routes[k:] + routes[:k]
