@@ -86,12 +86,10 @@ def save(train_dir: str, variables: Dict[str, tf.Variable], step: int) -> str:
         tensors=[variables[n].read_value() for n in names],
     )
     kept = [os.path.basename(p) for p in checkpoints.find(train_dir)[: checkpoints.MAX_TO_KEEP]]
-    state = os.path.join(train_dir, "checkpoint")
-    tmp = state + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(f'model_checkpoint_path: "{os.path.basename(prefix)}"\n')
-        for name in reversed(kept):  # oldest first, as the TF1 Saver writes them
-            f.write(f'all_model_checkpoint_paths: "{name}"\n')
-    os.replace(tmp, state)
+    # Oldest first, as the TF1 Saver writes them; TensorFlow's own writer
+    # replaces the file atomically.
+    tf.compat.v1.train.update_checkpoint_state(
+        train_dir, os.path.basename(prefix), all_model_checkpoint_paths=kept[::-1]
+    )
     checkpoints.remove_leftovers(train_dir, kept, step)
     return prefix
