@@ -12,6 +12,11 @@ import time
 import pytest
 
 from tf1_train import config as cfglib
+from tf1_train.main import choose_onednn
+
+# Before anything imports TensorFlow: in-process tests run the kernels the
+# command line runs, whatever the CPU (README, "oneDNN").
+choose_onednn(None)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -45,6 +45,7 @@ ENUMS = [
     Bad("model", ["--model=vgg"], "--model=vgg", "valid: mlp, lenet5, resnet20"),
     Bad("dataset", ["--dataset=imagenet"], "--dataset=imagenet", "valid: digits, mnist"),
     Bad("device", ["--device=tpu"], "--device=tpu", "valid: auto, gpu, cpu"),
+    Bad("onednn", ["--onednn=yes"], "--onednn=yes", "valid: on, off"),
     Bad(
         "variable_update",
         ["--variable_update=horovod"],

@@ -16,12 +16,15 @@ ROUTE_KEYS = {
 }  # fmt: skip
 
 
-def test_bench_quick_path_writes_table_and_json(tmp_path, capsys):
+def test_bench_quick_path_writes_table_and_json(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("TF_ENABLE_ONEDNN_OPTS", raising=False)
     out = tmp_path / "bench.json"
     args = ["--quick", "--workloads=lenet5/digits", "--routes=tf1_ps,tf2_custom,tf2_keras"]
     assert bench.main(args + ["--reps=1", "--steps=12", f"--out={out}"]) == 0
     results = json.loads(out.read_text())
     assert results["matmul_flops_per_sec"] > 0 and results["towers"] == 2
+    assert results["machine"]["onednn"] is True  # as the training processes resolve it
+    assert set(results["machine"]["cpu_features"]) <= set(bench.ISA_EXTENSIONS)
     workload = results["workloads"]["lenet5/digits"]
     assert workload["flops_per_example"] > 0
     assert set(workload["routes"]) == {"tf1_ps", "tf2_custom", "tf2_keras"}
@@ -32,7 +35,7 @@ def test_bench_quick_path_writes_table_and_json(tmp_path, capsys):
     assert workload["routes"]["tf2_custom"]["ratio_to_tf2_custom"] == 1.0
     assert workload["routes"]["tf2_custom"]["paired_ratio_to_tf2_custom"] == 1.0
     table = capsys.readouterr().out
-    assert "tf1_ps" in table and "matmul fp32" in table
+    assert "tf1_ps" in table and "matmul fp32" in table and "oneDNN on" in table
 
 
 def test_routes_are_interleaved_and_take_every_position_in_turn(monkeypatch):

@@ -111,3 +111,28 @@ def test_every_flagfile_parses_into_a_valid_config(flagfile):
     )
     assert out.returncode == 0, out.stderr
     assert "Config(model=" in out.stdout
+
+
+ONEDNN_ON = "oneDNN custom operations are on"
+
+
+@pytest.mark.parametrize(
+    "module, args, env, on",
+    [
+        # On whatever the CPU: TensorFlow alone enables it only with AVX-512/AMX.
+        ("tf1_train.main", [], {}, True),
+        ("tf1_train.tf2.main", [], {}, True),
+        ("tf1_train.main", ["--onednn=off"], {}, False),
+        ("tf1_train.main", [], {"TF_ENABLE_ONEDNN_OPTS": "0"}, False),  # the user's value
+        ("tf1_train.tf2.main", ["--onednn=on"], {"TF_ENABLE_ONEDNN_OPTS": "0"}, True),
+    ],
+    ids=["tf1-default", "tf2-default", "flag-off", "env-kept", "flag-wins"],
+)
+def test_onednn_kernels_are_on_unless_turned_off(cli, tmp_path, monkeypatch, module, args, env, on):
+    monkeypatch.delenv("TF_ENABLE_ONEDNN_OPTS", raising=False)
+    # TensorFlow says so in an info line, shown at log level 0 (a level the user set is kept).
+    env = {"TF_CPP_MIN_LOG_LEVEL": "0", **env}
+    out = cli(["--model=mlp", "--train_steps=2", f"--train_dir={tmp_path}", *args], env=env,
+              module=module)  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert (ONEDNN_ON in out.stderr) == on, out.stderr[-2000:]

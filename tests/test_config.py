@@ -18,6 +18,7 @@ from tf1_train.errors import UserError
         (cfglib.DeviceConfig, "device", "tpu", "--device"),
         (cfglib.DeviceConfig, "variable_update", "allreduce", "--variable_update"),
         (cfglib.DeviceConfig, "gpu_memory_fraction", 1.5, "--gpu_memory_fraction"),
+        (cfglib.DeviceConfig, "onednn", "yes", "--onednn"),
         (cfglib.OptimizerConfig, "learning_rate", 0.0, "--learning_rate"),
         (cfglib.OptimizerConfig, "learning_rate", math.nan, "--learning_rate"),
         (cfglib.OptimizerConfig, "optimizer", "lbfgs", "--optimizer"),
@@ -64,3 +65,15 @@ def test_importing_config_does_not_import_tensorflow():
     code = "import sys, tf1_train.config, tf1_train.main; print('tensorflow' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "False", out.stderr
+
+
+@pytest.mark.parametrize(
+    "choice, environ, value",
+    [(None, {}, "1"), (None, {"TF_ENABLE_ONEDNN_OPTS": "0"}, "0"), ("off", {}, "0"),
+     ("on", {"TF_ENABLE_ONEDNN_OPTS": "0"}, "1")],
+)  # fmt: skip
+def test_onednn_choice_sets_the_variable_tensorflow_reads(choice, environ, value):
+    from tf1_train.main import choose_onednn
+
+    assert choose_onednn(choice, environ) == value
+    assert environ == {"TF_ENABLE_ONEDNN_OPTS": value}

@@ -32,6 +32,8 @@ ROUTES = {
     "tf2_keras": ("tf1_train.tf2.main", ["--route=keras"]),
 }
 BASELINE = "tf2_custom"
+# TensorFlow enables oneDNN by itself only with the AVX-512/VNNI/AMX ones.
+ISA_EXTENSIONS = ("avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16", "avx_vnni", "amx_tile")
 # tf1_train/tf2/keras_fit.py builds Keras twins of these models only.
 KERAS_MODELS = ("mlp", "lenet5")
 
@@ -58,6 +60,29 @@ class Sample(NamedTuple):
     peak_rss_mb: float
 
 
+def onednn() -> str:
+    """TF_ENABLE_ONEDNN_OPTS as the training entry points resolve it."""
+    from tf1_train.main import choose_onednn
+
+    return choose_onednn(None, dict(os.environ))
+
+
+def child_env() -> Dict[str, str]:
+    """Every process of a run, the matmul probe included, with the same
+    oneDNN choice: it sets the speed of convolutions and matmuls alike."""
+    return dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", TF_ENABLE_ONEDNN_OPTS=onednn())
+
+
+def cpu_features() -> List[str]:
+    """The CPU's vector extensions that decide TensorFlow's kernels (Linux)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((ln.split(":", 1)[1].split() for ln in f if ln.startswith("flags")), [])
+    except OSError:
+        return []
+    return [x for x in ISA_EXTENSIONS if x in flags]
+
+
 def run_once(workload: Workload, route: str, steps: int, towers: int) -> Sample:
     """One training process; its summary and its peak RSS (from wait4)."""
     module, extra = ROUTES[route]
@@ -71,7 +96,7 @@ def run_once(workload: Workload, route: str, steps: int, towers: int) -> Sample:
             "--optimizer=momentum", "--learning_rate=0.01", f"--train_dir={train_dir}",
             *extra,
         ]  # fmt: skip
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+        env = child_env()
         proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(proc.pid, 0)
         stderr = proc.stderr.read().decode(errors="replace")
@@ -107,7 +132,7 @@ for _ in range({windows}):
     rates.append(2 * {n}**3 * iters / (time.perf_counter() - start))
 print(statistics.median(rates))
 """
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+    env = child_env()
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     return float(out.stdout.strip().splitlines()[-1])
 
@@ -129,7 +154,7 @@ opts = (tf.compat.v1.profiler.ProfileOptionBuilder(
 prof = tf.compat.v1.profiler.profile(g.graph, options=opts)
 print(prof.total_float_ops / 8)
 """
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+    env = child_env()
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(out.stderr[-2000:])
@@ -214,12 +239,16 @@ def machine() -> Dict:
         "cpus": os.cpu_count(),
         "platform": platform.platform(),
         "python": platform.python_version(),
+        "cpu_features": cpu_features(),
+        "onednn": onednn() == "1",
     }
 
 
 def table(results: Dict) -> str:
     lines = [
         f"machine: {results['machine']['cpus']} CPUs, {results['machine']['platform']}, "
+        f"{' '.join(results['machine']['cpu_features'])}, oneDNN "
+        f"{'on' if results['machine']['onednn'] else 'off'}, "
         f"{results['machine']['date']}; towers: {results['towers']}; "
         f"matmul fp32: {results['matmul_flops_per_sec'] / 1e9:.1f} GFLOP/s"
         + (

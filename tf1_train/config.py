@@ -19,6 +19,7 @@ DATASETS = ("digits", "mnist", "cifar10", "tfrecord")
 DEVICES = ("auto", "gpu", "cpu")
 VARIABLE_UPDATES = ("parameter_server", "replicated")
 PARAMETER_DEVICES = ("cpu", "gpu")
+ONEDNN = ("on", "off")
 OPTIMIZERS = ("sgd", "momentum", "adam", "rmsprop")
 LR_SCHEDULES = ("constant", "piecewise", "exponential")
 JOBS = ("ps", "worker")
@@ -81,9 +82,12 @@ class DeviceConfig:
     xla: bool = False
     inter_op_threads: int = 0  # 0 lets TensorFlow choose
     intra_op_threads: int = 0
+    onednn: Optional[str] = None  # None: the environment's TF_ENABLE_ONEDNN_OPTS, else on
 
     def validate(self) -> None:
         _positive_int(self.num_towers, "num_gpus")
+        if self.onednn is not None:
+            _choice(self.onednn, "onednn", ONEDNN)
         _choice(self.device, "device", DEVICES)
         _choice(self.variable_update, "variable_update", VARIABLE_UPDATES)
         _choice(self.local_parameter_device, "local_parameter_device", PARAMETER_DEVICES)

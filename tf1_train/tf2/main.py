@@ -28,6 +28,7 @@ def main(argv) -> None:
     except UserError as e:
         tf1_main.fail(str(e))
     tf1_main.quiet_tensorflow(cfg.devices.log_device_placement)
+    tf1_main.choose_onednn(cfg.devices.onednn)
     import tensorflow as tf
 
     tf.get_logger().setLevel("ERROR")
