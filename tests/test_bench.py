@@ -81,3 +81,10 @@ def test_negative_cooldown_is_refused_in_one_line(capsys):
         bench.main(["--cooldown=-1"])
     assert exit_info.value.code == 2
     assert "--cooldown=-1.0: seconds of idle, 0 or more" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value, on", [("true", True), ("1", True), ("0", False), ("false", False)])
+def test_machine_reports_onednn_as_tensorflow_reads_the_variable(monkeypatch, value, on):
+    monkeypatch.setenv("TF_ENABLE_ONEDNN_OPTS", value)
+    assert bench.machine()["onednn"] is on
+    assert bench.child_env()["TF_ENABLE_ONEDNN_OPTS"] == value  # passed on unchanged

@@ -240,7 +240,7 @@ def machine() -> Dict:
         "platform": platform.platform(),
         "python": platform.python_version(),
         "cpu_features": cpu_features(),
-        "onednn": onednn() == "1",
+        "onednn": onednn().strip().lower() in ("1", "true"),  # as TensorFlow reads it
     }
 
 
