@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ./run.sh [FLAGS]    train (flags/default.flags, then your flags on top)
-# ./run.sh test       run the whole test suite
+# ./run.sh test       run the whole test suite (or: ./run.sh test tests/test_x.py)
 # ./run.sh bench      run the side-by-side benchmark
 # Creates .venv on first use: CPU TensorFlow, or the GPU build when
 # nvidia-smi sees a GPU. Reinstalls when setup.py changes.
@@ -27,6 +27,10 @@ ensure_venv
 case "${1:-}" in
   test)
     shift
+    # ./run.sh test: the whole suite; ./run.sh test tests/test_x.py [-k ...]: those only.
+    if [ $# -gt 0 ] && [ -e "${1%%::*}" ]; then
+      exec "$PY" -m pytest -q "$@"
+    fi
     exec "$PY" -m pytest -q tests "$@"
     ;;
   bench)

@@ -16,7 +16,7 @@ import time
 from typing import Dict, List, Sequence
 
 from tests.conftest import ROOT
-from tf1_train import cluster
+from tf1_train.cluster import spec
 
 # Small and fast: mlp on the embedded digits, CPU towers without the warning.
 TRAIN_FLAGS = [
@@ -36,7 +36,7 @@ class Job:
     """One ps and ``num_workers`` workers sharing ``flags``."""
 
     def __init__(self, tmp_path, flags: Sequence[str], num_workers: int = 2):
-        ports = cluster.free_ports(1 + num_workers)
+        ports = spec.free_ports(1 + num_workers)
         self.ps = f"127.0.0.1:{ports[0]}"
         self.workers = [f"127.0.0.1:{p}" for p in ports[1:]]
         self.dir = tmp_path

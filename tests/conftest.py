@@ -12,7 +12,7 @@ import time
 import pytest
 
 from tf1_train import config as cfglib
-from tf1_train.main import choose_onednn
+from tf1_train.env import choose_onednn
 
 # Before anything imports TensorFlow: in-process tests run the kernels the
 # command line runs, whatever the CPU (README, "oneDNN").

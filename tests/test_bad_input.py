@@ -26,7 +26,8 @@ import pytest
 
 from tests.bad_input_rows import DATA, Bad, _data, _write
 from tests.conftest import run_cli, small_config
-from tf1_train import cluster, train
+from tf1_train import train
+from tf1_train.cluster import spec
 
 TF2_MAIN = "tf1_train.tf2.main"
 BASE = ["--model=mlp", "--optimizer=sgd", "--batch_size=8", "--train_steps=6", "--device=cpu"]
@@ -274,7 +275,7 @@ def ports():
     with socket.socket() as held:
         held.bind(("0.0.0.0", 0))
         held.listen()
-        free = cluster.free_ports(3)
+        free = spec.free_ports(3)
         yield {"busy": held.getsockname()[1], **{f"free{i}": p for i, p in enumerate(free)}}
 
 

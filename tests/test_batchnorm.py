@@ -9,7 +9,7 @@ import pytest
 import tensorflow as tf
 
 from tests.conftest import small_config
-from tf1_train import data, devices, graph, models, towers
+from tf1_train import data, devices, graph, models, towers, variable_update
 from tf1_train.config import DeviceConfig
 from tf1_train.models import layers
 
@@ -18,16 +18,15 @@ MODES = ["parameter_server", "replicated"]
 
 
 @pytest.mark.parametrize(
-    "name, paper", [("resnet20", 0.27e6), ("resnet32", 0.46e6), ("resnet56", 0.85e6)]
+    "name, n, paper", [("resnet20", 3, 0.27e6), ("resnet32", 5, 0.46e6), ("resnet56", 9, 0.85e6)]
 )
-def test_resnet_parameter_counts_match_the_paper(name, paper):
+def test_resnet_parameter_counts_match_the_paper(name, n, paper):
     with tf.Graph().as_default():
         logits = models.get_model(name)(v1.placeholder(tf.float32, [None, 32, 32, 3]), True, 10)
         count = sum(int(np.prod(v.shape)) for v in v1.trainable_variables())
         convs = [v for v in v1.trainable_variables() if v.op.name.endswith("conv/weights")]
     assert count == pytest.approx(paper, rel=0.02)
     assert logits.shape.as_list() == [None, 10]
-    n = models.resnet.BLOCKS[name]
     assert len(convs) == 6 * n + 1 + 2  # 6n+1 3x3 convs, 2 projections
 
 
@@ -46,7 +45,7 @@ def _inputs(halves):
 
 def _build(mode, halves):
     plan = devices.plan_devices(DeviceConfig(num_towers=len(halves), device="cpu"), 0)
-    return towers.build_towers(_bn_model, _inputs(halves), 3, plan, mode, 0.0)
+    return towers.build_towers(_bn_model, _inputs(halves), 3, plan, variable_update.get(mode), 0.0)
 
 
 def _session():
@@ -57,7 +56,7 @@ def _session():
 def test_moving_statistics_follow_the_mean_over_towers(mode):
     with tf.Graph().as_default():
         built = _build(mode, [0, 1])
-        updates = towers.moving_average_updates(built, mode)
+        updates = variable_update.get(mode).moving_average_updates(built)
         variables = [[r.variable for r in t.moving_stats] for t in built]
         stats = [[r.value for r in t.moving_stats] for t in built]
         assert [len(t.moving_stats) for t in built] == [2, 2]  # mean and variance
@@ -83,10 +82,8 @@ def test_gradient_rule_holds_per_tower_with_batch_norm(mode):
     def grads_and_losses(halves):
         with tf.Graph().as_default():
             built = _build(mode, halves)
-            if mode == "replicated":
-                grads = [g for g, _ in towers.all_reduce_gradients(built)[0]]
-            else:
-                grads = [g for g, _ in towers.average_gradients(built)]
+            per_tower = len(built[0].grads_and_vars)  # tower 0's share (all equal)
+            grads = [g for g, _ in variable_update.get(mode).aggregate(built)[:per_tower]]
             with _session() as sess:
                 sess.run(v1.global_variables_initializer())
                 return sess.run([grads, [t.loss for t in built]])
@@ -135,7 +132,8 @@ def test_moving_statistics_move_in_training_and_eval_uses_them(tmp_path, mode):
     assert len(moving) == 2 * 21  # 19 conv + 2 projection batch norms, saved once
     assert set(moving) <= set(g.model_variables)  # counted in variable_devices
     with g.graph.as_default():
-        trainable = {towers.checkpoint_name(v, mode) for v in v1.trainable_variables()}
+        saved_as = variable_update.get(mode).checkpoint_name
+        trainable = {saved_as(v.op.name) for v in v1.trainable_variables()}
         moving_vars = [v for v in v1.global_variables() if "/moving_" in v.op.name]
     assert len(trainable - {None}) == 65 and not set(moving) & trainable
     assert len(moving_vars) == 42 * (2 if mode == "replicated" else 1)

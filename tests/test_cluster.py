@@ -10,7 +10,8 @@ import socket
 import pytest
 import tensorflow as tf
 
-from tf1_train import cluster, devices, launch, server
+from tf1_train import devices
+from tf1_train.cluster import launch, server, spec
 from tf1_train.config import ClusterConfig, Config, DeviceConfig
 from tf1_train.errors import UserError
 
@@ -35,7 +36,7 @@ def _tf_config(task_type, index, chief=True):
 def test_tf_config_and_flags_give_the_same_cluster(task_type, index, job, task_index):
     flags = ClusterConfig(ps_hosts=PS, worker_hosts=WORKERS, job_name=job, task_index=task_index)
     flags.validate()
-    from_env = cluster.resolve(ClusterConfig(), _tf_config(task_type, index))
+    from_env = spec.resolve(ClusterConfig(), _tf_config(task_type, index))
     from_env.validate()
     assert from_env.source == "TF_CONFIG"
     assert (from_env.job_name, from_env.task_index) == (job, task_index)
@@ -44,17 +45,17 @@ def test_tf_config_and_flags_give_the_same_cluster(task_type, index, job, task_i
 
 
 def test_tf_config_without_chief_makes_worker_0_the_chief():
-    cfg = cluster.resolve(ClusterConfig(), _tf_config("worker", 0, chief=False))
+    cfg = spec.resolve(ClusterConfig(), _tf_config("worker", 0, chief=False))
     assert cfg.worker_hosts == WORKERS and cfg.is_chief
 
 
 def test_flags_win_over_tf_config_and_keep_sync_and_timeouts():
     flags = ClusterConfig(ps_hosts=PS[:1], worker_hosts=WORKERS[:1], job_name="worker")
-    assert cluster.resolve(flags, _tf_config("ps", 0)) is flags
+    assert spec.resolve(flags, _tf_config("ps", 0)) is flags
     only_options = ClusterConfig(sync_replicas=True, operation_timeout_secs=7)
-    resolved = cluster.resolve(only_options, _tf_config("worker", 1))
+    resolved = spec.resolve(only_options, _tf_config("worker", 1))
     assert resolved.sync_replicas and resolved.operation_timeout_secs == 7
-    assert cluster.resolve(ClusterConfig(), None) == ClusterConfig()
+    assert spec.resolve(ClusterConfig(), None) == ClusterConfig()
 
 
 @pytest.mark.parametrize(
@@ -75,7 +76,7 @@ def test_flags_win_over_tf_config_and_keep_sync_and_timeouts():
 )
 def test_malformed_tf_config_is_one_clear_line(text, fragment):
     with pytest.raises(UserError) as e:
-        cluster.resolve(ClusterConfig(), text)
+        spec.resolve(ClusterConfig(), text)
     message = str(e.value)
     assert message.startswith("TF_CONFIG: ") and fragment in message
     assert "\n" not in message and "expected {" in message
@@ -106,7 +107,7 @@ def test_inconsistent_cluster_names_its_flag(fields, message):
 
 
 def test_tf_config_errors_name_tf_config_keys():
-    cfg = cluster.resolve(ClusterConfig(), _tf_config("worker", 0))
+    cfg = spec.resolve(ClusterConfig(), _tf_config("worker", 0))
     bad = ClusterConfig(**{**cfg.__dict__, "ps_hosts": ("x",)})
     with pytest.raises(UserError, match="^TF_CONFIG cluster.ps: 'x' is not host:port"):
         bad.validate()
@@ -137,8 +138,8 @@ def test_busy_port_is_refused_with_the_flag_and_port():
             ps_hosts=(f"127.0.0.1:{port}",), worker_hosts=("127.0.0.1:1",), job_name="ps"
         )
         with pytest.raises(UserError, match=f"^--ps_hosts: port {port} of ps0 .* in use"):
-            cluster.check_own_port(cfg)
-    assert not cluster.port_in_use(port)
+            spec.check_own_port(cfg)
+    assert not spec.port_in_use(port)
 
 
 def test_device_filters_and_timeout_in_the_server_config():

@@ -73,7 +73,21 @@ def test_importing_config_does_not_import_tensorflow():
      ("on", {"TF_ENABLE_ONEDNN_OPTS": "0"}, "1")],
 )  # fmt: skip
 def test_onednn_choice_sets_the_variable_tensorflow_reads(choice, environ, value):
-    from tf1_train.main import choose_onednn
+    from tf1_train.env import choose_onednn
 
     assert choose_onednn(choice, environ) == value
     assert environ == {"TF_ENABLE_ONEDNN_OPTS": value}
+
+
+def test_every_config_field_is_set_by_a_flag_of_its_name():
+    """Adding a flag takes its definition and its config field, nothing more:
+    main.config_from_flags reads each field from the flag of the same name."""
+    from tf1_train import main
+
+    for section in dataclasses.fields(cfglib.Config):
+        default = section.default
+        fields = dataclasses.fields(default) if dataclasses.is_dataclass(default) else [section]
+        for field in fields:
+            if field.name in main._NO_FLAG:
+                continue
+            assert main._FLAG_OF_FIELD.get(field.name, field.name) in main.F, field.name

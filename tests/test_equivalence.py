@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 from tests.conftest import ROOT
+from tf1_train import models
 
-MODELS = ["mlp", "lenet5", "resnet20", "resnet32", "resnet56"]
-KERAS_MODELS = ["mlp", "lenet5"]
+MODELS = models.BUILT_IN
+KERAS_MODELS = models.with_keras()
 OPTIMIZERS = {"sgd": 0.05, "momentum": 0.01, "adam": 0.002}
 TOWERS = [1, 2]
 STEPS = 51  # the issue: rtol 1e-3 "after 50" steps

@@ -4,7 +4,7 @@ import pytest
 import tensorflow as tf
 
 from tests.conftest import run_cli, small_config
-from tf1_train import devices, placement, train
+from tf1_train import devices, placement, train, variable_update
 from tf1_train.config import DeviceConfig
 
 CPU0, CPU1 = "/device:CPU:0", "/device:CPU:1"
@@ -78,7 +78,8 @@ def test_ops_and_variables_on_the_wrong_device_are_reported():
             _node("tower_1/fc/MatMul", "MatMul", CPU0),
         ]
     )
-    report = placement.build([graph_def], ["fc/weights"], plan, "parameter_server")
+    mode = variable_update.get("parameter_server")
+    report = placement.build([graph_def], ["fc/weights"], plan, mode)
     assert report.unexpected == [
         f"tower 1: 1 MatMul/Conv2D ops on {CPU0}, not {CPU1}",
         f"variable fc/weights on {CPU1}, not on {CPU0}",

@@ -9,7 +9,7 @@ import pytest
 import tensorflow as tf
 
 from tests.conftest import ROOT
-from tf1_train import cluster, server
+from tf1_train.cluster import server, spec
 from tf1_train.config import ClusterConfig
 from tf1_train.errors import ClusterError
 
@@ -17,7 +17,7 @@ v1 = tf.compat.v1
 
 
 def _start_ps(timeout_secs, chief_port=None, extra=()):
-    ps, w0, w1 = (f"127.0.0.1:{p}" for p in cluster.free_ports(3))
+    ps, w0, w1 = (f"127.0.0.1:{p}" for p in spec.free_ports(3))
     if chief_port is not None:
         w0 = f"127.0.0.1:{chief_port}"
     proc = subprocess.Popen(
@@ -41,7 +41,7 @@ def _start_ps(timeout_secs, chief_port=None, extra=()):
 
 def _report_done(cfg, workers):
     """Enqueues the tokens of ``workers`` exactly as a finishing worker does."""
-    cluster.wait_for_tasks(cfg, "ps", [0], timeout_secs=60)
+    spec.wait_for_tasks(cfg, "ps", [0], timeout_secs=60)
     for i in workers:
         graph = tf.Graph()
         with graph.as_default():

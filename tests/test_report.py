@@ -20,3 +20,11 @@ def test_no_measured_step_means_no_rate(monkeypatch):
     for done in range(1, 4):
         meter.tick(done)
     assert meter.overall_rate() == 0.0 and meter.median_step_rate() == 0.0
+
+
+def test_progress_line_says_warming_up_until_a_step_is_measured():
+    assert report.progress_line(10, 600, 2.3, 0.0, 0.05, "-") == (
+        "step 10/600  loss 2.3000  warming up  lr 0.05"
+    )
+    line = report.progress_line(20, 600, 2.1, 1234.5, 0.05, "0:01:02")
+    assert line.startswith("step 20/600  loss 2.1000  examples/sec 1234.5")

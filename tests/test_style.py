@@ -2,6 +2,7 @@
 
 import ast
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -27,7 +28,8 @@ def test_flags_are_read_only_in_main():
         if path.name == "main.py":
             continue
         text = path.read_text()
-        assert "FLAGS" not in text and "absl import flags" not in text, path
+        # absl's FLAGS object (not environment variables such as TF_XLA_FLAGS)
+        assert not re.search(r"\bFLAGS\b", text) and "absl import flags" not in text, path
 
 
 def _dotted_names(tree):
@@ -61,3 +63,30 @@ def test_only_the_tf1_entry_point_leaves_eager_mode():
 
 def test_flags_dir_holds_flagfiles_only():
     assert all(p.suffix == ".flags" for p in (ROOT / "flags").iterdir())
+
+
+def test_variable_update_modes_are_compared_only_in_their_module():
+    # One class per mode (tf1_train/variable_update/): a mode lives in one place.
+    compare = re.compile(r'variable_update ?[!=]=|[!=]= ?"(replicated|parameter_server)"')
+    for path in PACKAGE.rglob("*.py"):
+        if "variable_update" in path.parts:
+            continue
+        assert not compare.search(path.read_text()), path
+
+
+def test_the_built_in_model_list_is_written_once():
+    """No other module or test spells out the model names: they read
+    tf1_train.models (BUILT_IN, with_tf2(), with_keras())."""
+    from tf1_train import models
+
+    built_in = set(models.BUILT_IN)
+    lists = []
+    for path in list(PACKAGE.rglob("*.py")) + list((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+                items = node.keys if isinstance(node, ast.Dict) else node.elts
+                names = {getattr(e, "value", None) for e in items} & built_in
+                if len(names) >= 3:
+                    lists.append(path.relative_to(ROOT).as_posix())
+    # tf1_train/models/__init__.py holds the one list, as ModelSpec entries.
+    assert lists == []

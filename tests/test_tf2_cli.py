@@ -29,3 +29,13 @@ def test_tf2_cli_refuses_bad_flags_like_tf1(cli, tmp_path):
         .splitlines()[-1]
         .startswith("error: --optimizer=lbfgs: unknown value; valid: sgd")
     )
+
+
+def test_a_resumed_tf2_run_prints_at_global_steps_like_tf1(cli, tmp_path):
+    args = ["--model=mlp", "--display_every=5", "--num_warmup_steps=0", f"--train_dir={tmp_path}"]
+    first = cli(args + ["--train_steps=7"], module="tf1_train.tf2.main")
+    assert first.returncode == 0, first.stderr[-3000:]
+    resumed = cli(args + ["--train_steps=12"], module="tf1_train.tf2.main")
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    steps = [line.split()[1] for line in resumed.stdout.splitlines() if line.startswith("step ")]
+    assert steps == ["10/12", "12/12"]  # global multiples of 5, then the last step

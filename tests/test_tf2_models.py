@@ -5,9 +5,10 @@ import tensorflow as tf
 
 from tests.conftest import small_config
 from tf1_train import data, devices, graph
+from tf1_train import models as registry
 from tf1_train.tf2 import models
 
-MODELS = ["mlp", "lenet5", "resnet20", "resnet32", "resnet56"]
+MODELS = registry.with_tf2()
 
 
 def _tf1_shapes(model, image_shape_source):

@@ -9,7 +9,7 @@ import pytest
 import tensorflow as tf
 
 from tests.conftest import small_config
-from tf1_train import towers, train
+from tf1_train import towers, train, variable_update
 
 v1 = tf.compat.v1
 
@@ -137,10 +137,10 @@ def test_sparse_gradients_from_gather_train_in_towers():
             [(ids[:2], labels[:2]), (ids[2:], labels[2:])],
             2,
             plan,
-            "parameter_server",
+            variable_update.get("parameter_server"),
             0.0,
         )
-        ((grad, var),) = towers.average_gradients(built)
+        ((grad, var),) = variable_update.get("parameter_server").aggregate(built)
         assert isinstance(grad, tf.IndexedSlices)
 
 
@@ -163,4 +163,5 @@ def test_towers_with_different_variables_fail_with_their_names():
         x = tf.ones([4, 4])
         y = tf.zeros([4], tf.int32)
         with pytest.raises(ValueError, match=r"tower 1 .*extra \['extra/only_tower1'\]"):
-            towers.build_towers(odd_model, [(x, y), (x, y)], 3, plan, "replicated", 0.0)
+            replicated = variable_update.get("replicated")
+            towers.build_towers(odd_model, [(x, y), (x, y)], 3, plan, replicated, 0.0)

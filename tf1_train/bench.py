@@ -24,6 +24,8 @@ import tempfile
 import time
 from typing import Dict, List, NamedTuple
 
+from tf1_train import models
+
 ROUTES = {
     "tf1_ps": ("tf1_train.main", ["--variable_update=parameter_server"]),
     "tf1_replicated": ("tf1_train.main", ["--variable_update=replicated"]),
@@ -34,8 +36,6 @@ ROUTES = {
 BASELINE = "tf2_custom"
 # TensorFlow enables oneDNN by itself only with the AVX-512/VNNI/AMX ones.
 ISA_EXTENSIONS = ("avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16", "avx_vnni", "amx_tile")
-# tf1_train/tf2/keras_fit.py builds Keras twins of these models only.
-KERAS_MODELS = ("mlp", "lenet5")
 
 
 class Workload(NamedTuple):
@@ -62,7 +62,7 @@ class Sample(NamedTuple):
 
 def onednn() -> str:
     """TF_ENABLE_ONEDNN_OPTS as the training entry points resolve it."""
-    from tf1_train.main import choose_onednn
+    from tf1_train.env import choose_onednn
 
     return choose_onednn(None, dict(os.environ))
 
@@ -212,7 +212,7 @@ def benchmark(
                "quick": quick, "cooldown_seconds": cooldown, "workloads": {}}  # fmt: skip
     for w in workloads:
         flops = flops_per_example(w.model, w.dataset)
-        usable = [r for r in routes if r != "tf2_keras" or w.model in KERAS_MODELS]
+        usable = [r for r in routes if r != "tf2_keras" or w.model in models.with_keras()]
         samples: Dict[str, List[Sample]] = {r: [] for r in usable}
         n = steps or (w.quick_steps if quick else w.steps)
         for rep in range(reps):

@@ -12,12 +12,12 @@ import dataclasses
 import math
 from typing import Optional, Tuple
 
+from tf1_train import models
+from tf1_train import variable_update as update_modes
 from tf1_train.errors import UserError
 
-MODELS = ("mlp", "lenet5", "resnet20", "resnet32", "resnet56")
 DATASETS = ("digits", "mnist", "cifar10", "tfrecord")
 DEVICES = ("auto", "gpu", "cpu")
-VARIABLE_UPDATES = ("parameter_server", "replicated")
 PARAMETER_DEVICES = ("cpu", "gpu")
 ONEDNN = ("on", "off")
 OPTIMIZERS = ("sgd", "momentum", "adam", "rmsprop")
@@ -73,7 +73,7 @@ class DeviceConfig:
 
     num_towers: int = 1
     device: str = "auto"
-    variable_update: str = "parameter_server"
+    variable_update: str = update_modes.DEFAULT
     local_parameter_device: str = "cpu"
     log_device_placement: bool = False
     allow_soft_placement: bool = True
@@ -89,7 +89,7 @@ class DeviceConfig:
         if self.onednn is not None:
             _choice(self.onednn, "onednn", ONEDNN)
         _choice(self.device, "device", DEVICES)
-        _choice(self.variable_update, "variable_update", VARIABLE_UPDATES)
+        _choice(self.variable_update, "variable_update", update_modes.NAMES)
         _choice(self.local_parameter_device, "local_parameter_device", PARAMETER_DEVICES)
         fraction = self.gpu_memory_fraction
         _check(
@@ -321,7 +321,7 @@ class Config:
     cluster: ClusterConfig = ClusterConfig()
 
     def validate(self) -> Config:
-        _choice(self.model, "model", MODELS)
+        models.lookup(self.model)  # a registered name or package.module:function
         self.data.validate()
         self.devices.validate()
         self.optimizer.validate()
@@ -333,11 +333,12 @@ class Config:
 
     def _validate_for_cluster(self) -> None:
         """Options that have no meaning when variables live on parameter servers."""
+        modes = [m for m in update_modes.NAMES if update_modes.supports_cluster(m)]
         _check(
-            self.devices.variable_update == "parameter_server",
+            update_modes.supports_cluster(self.devices.variable_update),
             "variable_update",
             "a cluster keeps every variable on its parameter servers; "
-            "use parameter_server (replicated is single-process only)",
+            f"use {' or '.join(modes)} ({self.devices.variable_update} is single-process only)",
         )
         _check(
             self.devices.local_parameter_device == "cpu",

@@ -257,14 +257,3 @@ def canonical(device: str) -> str:
     if spec.job and spec.job != "localhost":
         return f"/job:{spec.job}/task:{spec.task or 0}{local}"
     return local
-
-
-def describe(plan: DevicePlan, variable_update: str) -> List[str]:
-    """Startup lines: towers -> devices, where variables live."""
-    lines = [f"tower {i} -> {d}" for i, d in enumerate(plan.tower_devices)]
-    if variable_update == "replicated":
-        lines.append("variables: one copy per tower, on its device (replicated)")
-    else:
-        how = " (greedy by bytes)" if len(plan.param_devices) > 1 else ""
-        lines.append("variables on: " + ", ".join(plan.param_devices) + how)
-    return lines

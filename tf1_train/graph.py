@@ -12,14 +12,13 @@ from typing import Dict, List, NamedTuple, Optional
 
 import tensorflow as tf
 
-from tf1_train import checkpoints, data, devices, models, optim, sync, towers
+from tf1_train import checkpoints, data, devices, models, optim, towers, variable_update
+from tf1_train.cluster import sync
 from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig
 from tf1_train.data import pipeline, synthetic
 from tf1_train.data.source import Source
 
 v1 = tf.compat.v1
-
-EVAL_BATCH = 500
 
 
 class TrainGraph(NamedTuple):
@@ -41,6 +40,7 @@ class TrainGraph(NamedTuple):
     saved_variables: Dict[str, tf.Variable]  # checkpoint name -> variable
     model_variables: Dict[str, tf.Variable]  # the model's own (no slots, step)
     saver: v1.train.Saver
+    mode: variable_update.modes.Mode  # how towers share variables
     variables_finite: tf.Tensor  # all saved float variables free of NaN/Inf
     step_after: Optional[tf.Tensor] = None  # cluster: global step read after the update
     sync: Optional[sync.SyncOps] = None  # --sync_replicas
@@ -88,28 +88,20 @@ def build(
         start_step = v1.placeholder_with_default(tf.constant(0, tf.int64), [], name="start_step")
         tower_inputs, input_init = _train_input(source, data_cfg, plan, start_step, worker)
         model_fn = models.get_model(model)
+        mode = variable_update.get(dev_cfg.variable_update)
         built = towers.build_towers(
-            model_fn,
-            tower_inputs,
-            source.num_classes,
-            plan,
-            dev_cfg.variable_update,
-            opt_cfg.weight_decay,
+            model_fn, tower_inputs, source.num_classes, plan, mode, opt_cfg.weight_decay
         )
         model_vars = {
-            name: var
-            for name, var in towers.checkpoint_variables(dev_cfg.variable_update).items()
-            if var is not global_step
+            name: var for name, var in mode.checkpoint_variables().items() if var is not global_step
         }
-        train_op, lr, opt = _apply(built, opt_cfg, dev_cfg.variable_update, global_step, worker)
+        train_op, lr, opt = _apply(built, opt_cfg, mode, global_step, worker)
         sync_ops = None
         if worker and worker.sync_replicas:
             sync_ops = sync.build_ops(opt, global_step, worker.num_workers, worker.index == 0)
         loss = tf.reduce_mean(tf.stack([t.loss for t in built]), name="mean_loss")
-        eval_init, correct, count = _build_eval(
-            model_fn, source, plan.tower_devices[0], dev_cfg.variable_update
-        )
-        saved = towers.checkpoint_variables(dev_cfg.variable_update)
+        eval_init, correct, count = _build_eval(model_fn, source, plan.tower_devices[0], mode)
+        saved = mode.checkpoint_variables()
         return TrainGraph(
             graph=graph,
             train_op=train_op,
@@ -120,9 +112,7 @@ def build(
             init_op=tf.group(
                 v1.global_variables_initializer(), v1.local_variables_initializer(), name="init"
             ),
-            post_init_ops=towers.broadcast_ops(num_towers)
-            if dev_cfg.variable_update == "replicated"
-            else [],
+            post_init_ops=mode.post_init_ops(num_towers),
             input_init=input_init,
             start_step=start_step,
             eval_init=eval_init,
@@ -131,6 +121,7 @@ def build(
             saved_variables=saved,
             model_variables=model_vars,
             saver=v1.train.Saver(saved, max_to_keep=checkpoints.MAX_TO_KEEP),
+            mode=mode,
             variables_finite=_all_finite(saved.values()),
             step_after=_read_after(train_op, global_step) if worker else None,
             sync=sync_ops,
@@ -178,7 +169,7 @@ def _on_worker(worker: Optional[Worker]):
     return tf.device(worker.device) if worker else contextlib.nullcontext()
 
 
-def _apply(built, opt_cfg, variable_update, global_step, worker):
+def _apply(built, opt_cfg, mode, global_step, worker):
     """Aggregates gradients per mode and applies them once per step:
     (train_op, learning rate, optimizer)."""
     with tf.device(global_step.device):
@@ -186,13 +177,9 @@ def _apply(built, opt_cfg, variable_update, global_step, worker):
     opt = optim.make_optimizer(opt_cfg, lr)
     if worker and worker.sync_replicas:
         opt = sync.wrap(opt, worker.num_workers)
-    if variable_update == "replicated":
-        per_tower = towers.all_reduce_gradients(built)
-        grads_and_vars = [gv for tower in per_tower for gv in tower]
-    else:
-        grads_and_vars = towers.average_gradients(built)
+    grads_and_vars = mode.aggregate(built)
     update_ops = [op for t in built for op in t.update_ops]
-    update_ops += towers.moving_average_updates(built, variable_update)
+    update_ops += mode.moving_average_updates(built)
     with tf.control_dependencies(update_ops):
         train_op = opt.apply_gradients(grads_and_vars, global_step=global_step)
     return train_op, lr, opt
@@ -219,13 +206,13 @@ def _all_finite(variables) -> tf.Tensor:
         return tf.reduce_all(tf.stack(checks)) if checks else tf.constant(True)
 
 
-def _build_eval(model_fn, source, device, variable_update):
+def _build_eval(model_fn, source, device, mode):
     """A forward-only replica on tower 0's device, reading the test split."""
     with tf.device("/device:CPU:0"), tf.name_scope("eval_input"):
-        ds = pipeline.eval_dataset(source, EVAL_BATCH)
+        ds = pipeline.eval_dataset(source, pipeline.EVAL_BATCH)
         iterator = v1.data.make_initializable_iterator(ds)
         images, labels = iterator.get_next()
-    with tf.device(device), towers.eval_scope(variable_update), tf.name_scope("eval"):
+    with tf.device(device), mode.eval_scope(), tf.name_scope("eval"):
         logits = model_fn(pipeline.normalize(images, source.scale), False, source.num_classes)
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))

@@ -287,7 +287,7 @@ class TrainLoop:
             partition_graphs,
             self.g.model_variables,
             self.plan,
-            self.cfg.devices.variable_update,
+            self.g.mode,
         )
 
     def _probe_placement(self) -> None:

@@ -1,28 +1,42 @@
-"""Command line of the TF1 path: flags -> Config -> train.run.
+"""Trains a model the TF1 way: a graph, a session, towers on several devices,
+parameter servers, or a ps/worker cluster on TensorFlow's gRPC runtime.
 
-The only module that defines or reads absl flags (PITFALLS 20). TensorFlow is
-imported inside ``main`` after the environment is set, so log levels and
-CUDA's device order take effect.
+    python -m tf1_train.main --num_gpus=2                    # lenet5 on the embedded digits
+    python -m tf1_train.main --flagfile=flags/resnet20_cifar10.flags --data_dir=DIR
+    python -m tf1_train.main --model=my_package.my_model:build --num_gpus=2
 
-    python -m tf1_train.main --flagfile=flags/default.flags --num_gpus=2
+Checkpoints, TensorBoard events and run_summary.json go to --train_dir; rerun
+the same command to resume. The same flags drive the TF2 twin
+(python -m tf1_train.tf2.main). Docs: README.md and docs/ in the repository.
 """
+
+# For developers: the only module that defines or reads absl flags
+# (docs/PORTING.md P20). TensorFlow is imported inside ``main`` after the
+# environment is set, so log levels and CUDA's device order take effect.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
-from typing import Optional
+import time
+from typing import NoReturn
 
 from absl import app, flags
 
-from tf1_train import cluster, flag_errors, paths
 from tf1_train import config as cfglib
+from tf1_train import env, flag_errors, models, paths
+from tf1_train import variable_update as update_modes
 from tf1_train.errors import ClusterError, RunFailed, TrainingDiverged, UserError
 
 F = flags.FLAGS
 
 # Model and data.
-flags.DEFINE_enum("model", "lenet5", cfglib.MODELS, "Model to train.")
+flags.DEFINE_string(
+    "model",
+    "lenet5",
+    f"Model: {', '.join(models.BUILT_IN)}, or your own as package.module:function.",
+)
 flags.DEFINE_enum("dataset", "digits", cfglib.DATASETS, "Input source.")
 flags.DEFINE_string("data_dir", None, "Files of the dataset in its standard format.")
 flags.DEFINE_boolean("use_synthetic_data", False, "Random tensors made on each tower's device.")
@@ -37,7 +51,7 @@ flags.DEFINE_enum(
     "auto: GPUs if present, else virtual CPU devices; gpu: GPUs or fail.",
 )
 flags.DEFINE_enum(
-    "variable_update", "parameter_server", cfglib.VARIABLE_UPDATES, "How towers share variables."
+    "variable_update", update_modes.DEFAULT, update_modes.NAMES, "How towers share variables."
 )
 flags.DEFINE_enum(
     "local_parameter_device",
@@ -111,78 +125,46 @@ def _int_list(values, flag: str):
         raise UserError(f"--{flag}: got {','.join(values)}; must be whole numbers") from None
 
 
+# A config field is set by the flag of the same name, except these. Adding a
+# flag takes its definition above and its field in config.py, nothing here.
+_FLAG_OF_FIELD = {"num_towers": "num_gpus"}
+_NO_FLAG = {"source"}  # ClusterConfig.source: set by cluster.spec.resolve
+
+
+def _section(cls, f, **given):
+    """A config dataclass with every field read from its flag (lists as tuples)."""
+    values = dict(given)
+    for field in dataclasses.fields(cls):
+        if field.name in values or field.name in _NO_FLAG:
+            continue
+        value = f[_FLAG_OF_FIELD.get(field.name, field.name)].value
+        values[field.name] = tuple(value) if isinstance(value, list) else value
+    return cls(**values)
+
+
 def config_from_flags(f=F) -> cfglib.Config:
     """Builds and validates the Config from parsed flags."""
-    train_dir = f.train_dir
-    if not train_dir:
-        import time
-
-        train_dir = os.path.join("runs", time.strftime("%Y%m%d-%H%M%S"))
-    seed = f.seed
-    return cfglib.Config(
-        model=f.model,
-        data=cfglib.DataConfig(
-            dataset=f.dataset,
-            data_dir=f.data_dir,
-            use_synthetic_data=f.use_synthetic_data,
-            batch_size=f.batch_size,
-            augment=f.augment,
-            seed=seed,
-        ),
-        devices=cfglib.DeviceConfig(
-            num_towers=f.num_gpus,
-            device=f.device,
-            variable_update=f.variable_update,
-            local_parameter_device=f.local_parameter_device,
-            log_device_placement=f.log_device_placement,
-            allow_soft_placement=f.allow_soft_placement,
-            allow_growth=f.allow_growth,
-            gpu_memory_fraction=f.gpu_memory_fraction,
-            xla=f.xla,
-            inter_op_threads=f.inter_op_threads,
-            intra_op_threads=f.intra_op_threads,
-            onednn=f.onednn,
-        ),
-        optimizer=cfglib.OptimizerConfig(
-            optimizer=f.optimizer,
-            learning_rate=f.learning_rate,
-            momentum=f.momentum,
-            weight_decay=f.weight_decay,
-            lr_schedule=f.lr_schedule,
-            lr_boundaries=_int_list(f.lr_boundaries, "lr_boundaries"),
-            lr_decay_factor=f.lr_decay_factor,
-            lr_decay_steps=f.lr_decay_steps,
-        ),
-        run=cfglib.RunConfig(
-            train_steps=f.train_steps,
-            num_warmup_steps=f.num_warmup_steps,
-            display_every=f.display_every,
-            train_dir=train_dir,
-            save_checkpoint_steps=f.save_checkpoint_steps,
-            save_summary_steps=f.save_summary_steps,
-            summary_verbosity=f.summary_verbosity,
-            eval_every=f.eval_every,
-            trace_file=f.trace_file,
-            placement_report=f.placement_report,
-            seed=seed,
-            deterministic=f.deterministic,
-        ),
-        cluster=cluster_from_flags(f),
-    ).validate()
+    train_dir = f.train_dir or os.path.join("runs", time.strftime("%Y%m%d-%H%M%S"))
+    given = {
+        "optimizer": {"lr_boundaries": _int_list(f.lr_boundaries, "lr_boundaries")},
+        "run": {"train_dir": train_dir},
+    }
+    values = {}
+    for field in dataclasses.fields(cfglib.Config):
+        default = field.default
+        if dataclasses.is_dataclass(default):
+            values[field.name] = _section(type(default), f, **given.get(field.name, {}))
+        else:
+            values[field.name] = f[field.name].value
+    values["cluster"] = cluster_from_flags(values["cluster"])
+    return cfglib.Config(**values).validate()
 
 
-def cluster_from_flags(f=F) -> cfglib.ClusterConfig:
+def cluster_from_flags(flag_cfg: cfglib.ClusterConfig) -> cfglib.ClusterConfig:
     """The cluster flags, or TF_CONFIG when none of them is given."""
-    flag_cfg = cfglib.ClusterConfig(
-        ps_hosts=tuple(f.ps_hosts),
-        worker_hosts=tuple(f.worker_hosts),
-        job_name=f.job_name,
-        task_index=f.task_index,
-        sync_replicas=f.sync_replicas,
-        operation_timeout_secs=f.operation_timeout_secs,
-        startup_timeout_secs=f.startup_timeout_secs,
-    )
-    return cluster.resolve(flag_cfg, os.environ.get("TF_CONFIG"))
+    from tf1_train.cluster import spec
+
+    return spec.resolve(flag_cfg, os.environ.get("TF_CONFIG"))
 
 
 # Exit statuses: 2 bad input (UserError), 3 the loss diverged (NaN/Inf),
@@ -194,7 +176,7 @@ EXIT_CLUSTER = 4
 EXIT_RUN_FAILED = 5
 
 
-def fail(message: str, status: int = EXIT_BAD_INPUT, hard: bool = False) -> NoReturn:  # noqa: F821
+def fail(message: str, status: int = EXIT_BAD_INPUT, hard: bool = False) -> NoReturn:
     """One line on stderr and a non-zero exit status; no traceback.
 
     ``hard`` skips the interpreter's shutdown: after a lost cluster task,
@@ -218,53 +200,6 @@ def parse_flags(argv):
     return rest
 
 
-def quiet_tensorflow(log_device_placement: bool, cluster_task: bool = False) -> None:
-    """Hides TensorFlow's C++ info chatter, unless placement logging is on:
-    TF_CPP_MIN_LOG_LEVEL >= 1 also hides the stderr copy of those lines
-    (PITFALLS 13). A cluster task also hides C++ warnings: the gRPC runtime
-    logs "Local rendezvous is aborting ... Cleanup" for ordinary steps; real
-    failures still reach Python as errors. A level the user set is kept."""
-    if not log_device_placement:
-        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2" if cluster_task else "1")
-
-
-def choose_onednn(choice: Optional[str], environ=os.environ) -> str:
-    """Sets TF_ENABLE_ONEDNN_OPTS before TensorFlow loads; returns its value.
-
-    TensorFlow 2.21 turns its oneDNN CPU kernels on only for CPUs with
-    AVX-512 VNNI/BF16, AVX-VNNI or AMX; elsewhere (AVX2 CPUs such as AMD
-    Zen 3) convolutions fall back to Eigen and train several times slower
-    (lenet5 on 28x28: 3.7x here). On by default, so a run's speed does not
-    depend on which CPU generation the machine has; --onednn=off, or
-    TF_ENABLE_ONEDNN_OPTS=0 in the environment, keeps Eigen's kernels (their
-    round-off differs slightly from oneDNN's).
-    """
-    if choice is not None:
-        environ["TF_ENABLE_ONEDNN_OPTS"] = "1" if choice == "on" else "0"
-    return environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "1")
-
-
-def enable_cpu_xla(xla: bool, num_towers: int) -> None:
-    """--xla sets the session's global JIT level, which TensorFlow applies to
-    GPUs only; on CPU, auto-clustering also needs this TF_XLA_FLAGS switch.
-
-    With several towers on virtual CPU devices XLA's CPU clusters span the
-    devices and the step fails ("Multiple CPU devices"), so CPU clustering
-    is only switched on for one tower; GPUs cluster per device either way.
-    """
-    flag = "--tf_xla_cpu_global_jit"
-    current = os.environ.get("TF_XLA_FLAGS", "")
-    if xla and num_towers > 1:
-        print(
-            "warning: --xla: CPU auto-clustering stays off with several towers (it "
-            "fails across virtual CPU devices); on GPUs it applies per device",
-            file=sys.stderr,
-            flush=True,
-        )
-    elif xla and flag not in current:
-        os.environ["TF_XLA_FLAGS"] = f"{current} {flag}".strip()
-
-
 def main(argv) -> None:
     del argv
     try:
@@ -272,9 +207,9 @@ def main(argv) -> None:
         check_paths(cfg)
     except UserError as e:
         fail(str(e))
-    quiet_tensorflow(cfg.devices.log_device_placement, cfg.cluster.distributed)
-    choose_onednn(cfg.devices.onednn)
-    enable_cpu_xla(cfg.devices.xla, cfg.devices.num_towers)
+    env.quiet_tensorflow(cfg.devices.log_device_placement, cfg.cluster.distributed)
+    env.choose_onednn(cfg.devices.onednn)
+    env.enable_cpu_xla(cfg.devices.xla, cfg.devices.num_towers)
     from tf1_train import devices
 
     devices.set_cuda_device_order()
@@ -312,13 +247,13 @@ def check_paths(cfg: cfglib.Config) -> None:
 def dispatch(cfg: cfglib.Config) -> None:
     """A parameter server, a cluster worker, or a single-process run."""
     if cfg.cluster.job_name == "ps":
-        from tf1_train import server
+        from tf1_train.cluster import server
 
         sys.exit(server.run_parameter_server(cfg.cluster))
     if cfg.cluster.job_name == "worker":
-        from tf1_train import distributed
+        from tf1_train.cluster import worker
 
-        distributed.run(cfg)
+        worker.run(cfg)
         return
     from tf1_train import train
 

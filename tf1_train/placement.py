@@ -24,7 +24,6 @@ from tf1_train import devices
 
 VARIABLE_OPS = devices.VARIABLE_OPS
 _TOWER = re.compile(r"(?:^|/)tower_(\d+)/")
-_REPLICA = re.compile(r"^v(\d+)/")
 _COMPUTE = re.compile(r"MatMul|Conv2D")
 
 
@@ -86,7 +85,7 @@ def build(
     partition_graphs: Iterable[tf.compat.v1.GraphDef],
     model_variable_names: Iterable[str],
     plan: devices.DevicePlan,
-    variable_update: str,
+    mode,
 ) -> PlacementReport:
     """Builds the report from one step's RunMetadata.partition_graphs.
 
@@ -95,13 +94,13 @@ def build(
       model_variable_names: the model's variables by checkpoint name
         (TrainGraph.model_variables keys; no ``v<i>/`` replica prefix).
       plan: the devices the towers and variables were meant for.
-      variable_update: 'parameter_server' or 'replicated'.
+      mode: the variable_update mode (names replicas, says where each may live).
     """
     model_names = set(model_variable_names)
     nodes = [node for g in partition_graphs for node in g.node]
     variables = {
         n.name: VariablePlacement(
-            devices.canonical(n.device), _bytes(n), _base(n.name, variable_update) in model_names
+            devices.canonical(n.device), _bytes(n), mode.model_name(n.name) in model_names
         )
         for n in nodes
         if n.op in VARIABLE_OPS
@@ -109,12 +108,8 @@ def build(
     tower_compute = _tower_compute(nodes, len(plan.tower_devices))
     loads = _device_loads(nodes, variables)
     unexpected = _compute_misplaced(tower_compute, plan.tower_devices)
-    unexpected += _variables_misplaced(variables, plan, variable_update)
+    unexpected += _variables_misplaced(variables, plan, mode)
     return PlacementReport(loads, variables, tower_compute, unexpected)
-
-
-def _base(name: str, variable_update: str) -> str:
-    return _REPLICA.sub("", name) if variable_update == "replicated" else name
 
 
 def _bytes(node) -> int:
@@ -160,16 +155,12 @@ def _compute_misplaced(tower_compute, tower_devices: Sequence[str]) -> List[str]
     return out
 
 
-def _variables_misplaced(variables, plan: devices.DevicePlan, variable_update: str) -> List[str]:
+def _variables_misplaced(variables, plan: devices.DevicePlan, mode) -> List[str]:
     out = []
     for name, v in sorted(variables.items()):
         if not v.model:
             continue
-        replica = _REPLICA.match(name)
-        if variable_update == "replicated" and replica:
-            allowed = (plan.tower_devices[int(replica.group(1))],)
-        else:
-            allowed = plan.param_devices
+        allowed = mode.allowed_devices(name, plan)
         if v.device not in allowed:
             out.append(f"variable {name} on {v.device}, not on {' or '.join(allowed)}")
     return out

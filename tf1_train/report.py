@@ -82,10 +82,14 @@ def format_eta(seconds: Optional[float]) -> str:
 
 
 def progress_line(step: int, total: int, loss: float, rate: float, lr: float, eta: str) -> str:
+    """One progress line; ``rate`` 0 means nothing is measured yet (warm-up)."""
+    if rate <= 0:
+        return f"step {step}/{total}  loss {loss:.4f}  warming up  lr {lr:.4g}"
     return f"step {step}/{total}  loss {loss:.4f}  examples/sec {rate:.1f}  lr {lr:.4g}  eta {eta}"
 
 
 def run_summary(
+    *,
     cfg,
     tower_devices,
     variable_update: str,
@@ -100,7 +104,8 @@ def run_summary(
     first_step_done: Optional[float] = None,
     median_step_rate: float = 0.0,
 ) -> Dict:
-    """The run_summary.json dict (SPEC section 3), the same for every route."""
+    """The run_summary.json keys every route writes (README, "What a run
+    prints and writes"); ``wall_start`` is the run's time.perf_counter() at entry."""
     return {
         "tf_version": tf_version,
         "model": cfg.model,

@@ -1,23 +1,15 @@
-"""Towers: one model replica per device, and how their gradients meet.
+"""Towers: one model replica per device, and the rules their gradients and
+batch statistics follow. How towers share variables (``--variable_update``)
+is the mode's business (tf1_train/variable_update/).
 
-Two ``--variable_update`` modes, as in tf_cnn_benchmarks:
+The rule in every mode: the update uses the mean over towers of each tower's
+mean loss gradient, so N towers x batch B == 1 tower x batch N*B
+(docs/PORTING.md P4).
 
-* ``parameter_server``: every variable exists once, on the parameter
-  device(s). Towers are built under ``reuse=True`` so they share it; each
-  gradient is averaged over towers on the device of its variable.
-* ``replicated``: tower i keeps its own copy under ``v{i}/``. Gradients are
-  all-reduced (every tower computes the same mean on its own device) and each
-  copy applies it, so the copies stay identical. Checkpoints hold tower 0's
-  copies under the parameter_server names, so both modes read each other's
-  checkpoints.
-
-The rule in both: the update uses the mean over towers of each tower's mean
-loss gradient, so N towers x batch B == 1 tower x batch N*B (PITFALLS 4).
-
-Batch-norm moving statistics follow the same idea (``moving_average_updates``):
-no tower updates the shared variable itself, since N towers writing one
-variable in whatever order the scheduler picks is not deterministic. Each
-tower records its batch statistics; one update per moving variable applies
+Batch-norm moving statistics follow the same idea: no tower updates the
+shared variable itself, since N towers writing one variable in whatever
+order the scheduler picks is not deterministic. Each tower records its batch
+statistics; one update per moving variable applies
 ``moving = moving * decay + (1 - decay) * mean_over_towers(batch statistic)``,
 next to the variable, with the train op. In replicated mode every copy gets
 that same update, so the copies stay identical. This is what TF2's
@@ -31,8 +23,7 @@ from 1 tower x N*B; the gradient rule above holds per tower.
 
 from __future__ import annotations
 
-import contextlib
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import tensorflow as tf
 
@@ -54,56 +45,21 @@ class Tower(NamedTuple):
     moving_stats: List[MovingStat]  # batch statistics its batch-norm layers recorded
 
 
-def replica_prefix(tower: int) -> str:
-    return f"v{tower}/"
-
-
-def checkpoint_name(var: tf.Variable, variable_update: str) -> Optional[str]:
-    """The name a variable is saved under, or None if it is not saved.
-
-    Replicated copies of tower i > 0 are not saved; tower 0's lose the
-    ``v0/`` prefix so checkpoints match parameter_server mode's.
-    """
-    name = var.op.name
-    if variable_update != "replicated" or not name.startswith("v"):
-        return name
-    head, _, rest = name.partition("/")
-    if not head[1:].isdigit() or not rest:
-        return name
-    return rest if head == "v0" else None
-
-
-def checkpoint_variables(variable_update: str) -> Dict[str, tf.Variable]:
-    """name -> variable for the Saver: every variable exactly once."""
-    out = {}
-    for var in v1.global_variables():
-        name = checkpoint_name(var, variable_update)
-        if name is not None:
-            out[name] = var
-    return out
-
-
 def build_towers(
     model_fn: Callable,
     tower_inputs: Sequence[Tuple[tf.Tensor, tf.Tensor]],
     num_classes: int,
     plan: devices.DevicePlan,
-    variable_update: str,
+    mode,
     weight_decay: float,
 ) -> List[Tower]:
-    """Builds the forward and backward pass of every tower."""
-    strategy = None
-    if len(plan.param_devices) > 1 or plan.cluster is not None:
-        strategy = devices.GreedyByBytes(plan.param_devices)
+    """Builds the forward and backward pass of every tower, each under the
+    device function and variable scope ``mode`` (a variable_update mode)
+    gives it."""
     towers = []
-    for i, (images, labels) in enumerate(tower_inputs):
+    scopes = mode.tower_scopes(plan)
+    for i, ((images, labels), (device_fn, scope)) in enumerate(zip(tower_inputs, scopes)):
         device = plan.tower_devices[i]
-        if variable_update == "replicated":
-            device_fn = device  # each copy lives with its tower
-            scope = v1.variable_scope(replica_prefix(i)[:-1])
-        else:
-            device_fn = devices.tower_device_fn(device, plan.param_devices, strategy, plan.cluster)
-            scope = v1.variable_scope(v1.get_variable_scope(), reuse=i > 0)
         recorded = len(v1.get_collection(MOVING_STATS))
         with v1.device(device_fn), scope, tf.name_scope(f"tower_{i}") as name_scope:
             tower = _build_one(
@@ -111,7 +67,7 @@ def build_towers(
             )
         stats = v1.get_collection(MOVING_STATS)[recorded:]
         towers.append(tower._replace(moving_stats=stats))
-    check_same_variables(towers, variable_update)
+    check_same_variables(towers, mode)
     return towers
 
 
@@ -133,16 +89,12 @@ def _build_one(model_fn, images, labels, num_classes, weight_decay, device, name
     return Tower(device, loss, list(zip(grads, params)), updates, [])
 
 
-def check_same_variables(towers: Sequence[Tower], variable_update: str) -> None:
-    """Fails, naming the odd variables, unless all towers have the same list."""
+def check_same_variables(towers: Sequence[Tower], mode) -> None:
+    """Fails, naming the odd variables, unless all towers have the same list
+    (by model name: a replicated copy's ``v{i}/`` does not count)."""
 
     def names(t):
-        return [
-            checkpoint_name(v, "parameter_server").split("/", 1)[-1]
-            if variable_update == "replicated"
-            else v.op.name
-            for _, v in t.grads_and_vars
-        ]
+        return [mode.model_name(v.op.name) for _, v in t.grads_and_vars]
 
     first = names(towers[0])
     for i, tower in enumerate(towers[1:], start=1):
@@ -185,86 +137,9 @@ def mean_gradient(grads: Sequence, name: str) -> Optional[tf.Tensor]:
     return tf.multiply(tf.add_n(dense), scale)
 
 
-def average_gradients(towers: Sequence[Tower]) -> GradsAndVars:
-    """parameter_server: one mean per variable, computed next to it."""
-    averaged = []
-    for per_var in zip(*[t.grads_and_vars for t in towers]):
-        var = per_var[0][1]
-        with v1.colocate_with(var):
-            grad = mean_gradient([g for g, _ in per_var], var.op.name)
-        averaged.append((grad, var))
-    return averaged
-
-
-def all_reduce_gradients(towers: Sequence[Tower]) -> List[GradsAndVars]:
-    """replicated: every tower computes the same mean on its own device.
-
-    The inputs and their order are identical on every device, so the copies
-    receive bit-identical updates and never drift apart.
-    """
-    per_tower = [[] for _ in towers]
-    for j, per_var in enumerate(zip(*[t.grads_and_vars for t in towers])):
-        grads = [g for g, _ in per_var]
-        for i, tower in enumerate(towers):
-            var = tower.grads_and_vars[j][1]
-            with tf.device(tower.device):
-                per_tower[i].append((mean_gradient(grads, var.op.name), var))
-    return per_tower
-
-
-def moving_average_updates(towers: Sequence[Tower], variable_update: str) -> List[tf.Operation]:
-    """One update per moving variable from the mean over towers (module doc).
-
-    parameter_server: every tower recorded the same shared variable; its
-    update is computed next to it. replicated: tower i recorded its own copy;
-    each copy's update is computed on its tower's device from the same
-    inputs in the same order, so all copies receive bit-identical values.
-    """
-    updates = []
-    for records in zip(*[t.moving_stats for t in towers]):
-        values = [r.value for r in records]
-        if variable_update == "replicated":
-            for record, tower in zip(records, towers):
-                with tf.device(tower.device):
-                    updates.append(_moving_average(record, values))
-        else:
-            with v1.colocate_with(records[0].variable):
-                updates.append(_moving_average(records[0], values))
-    return updates
-
-
-def _moving_average(record: MovingStat, values: Sequence[tf.Tensor]) -> tf.Operation:
+def moving_average(record: MovingStat, values: Sequence[tf.Tensor]) -> tf.Operation:
+    """``record``'s variable moves toward the mean of the towers' ``values``."""
     var, decay = record.variable, record.decay
     mean = mean_gradient(values, var.op.name)  # the same mean as for gradients
     new = var.read_value() * decay + (1.0 - decay) * mean
     return var.assign(new, read_value=False)
-
-
-def broadcast_ops(num_towers: int) -> List[tf.Operation]:
-    """replicated: copies tower 0's variables into the other towers' copies.
-
-    Run after initialization and after a restore (checkpoints hold tower 0's
-    copy only), before the first step.
-    """
-    by_name = {v.op.name: v for v in v1.global_variables()}
-    ops = []
-    for name, var in sorted(by_name.items()):
-        if not name.startswith(replica_prefix(0)):
-            continue
-        rest = name[len(replica_prefix(0)) :]
-        for i in range(1, num_towers):
-            copy = by_name.get(replica_prefix(i) + rest)
-            if copy is not None:
-                ops.append(copy.assign(var.read_value()).op)
-    return ops
-
-
-@contextlib.contextmanager
-def eval_scope(variable_update: str):
-    """Variable scope for an eval replica that reuses tower 0's variables."""
-    if variable_update == "replicated":
-        with v1.variable_scope(replica_prefix(0)[:-1], reuse=True):
-            yield
-    else:
-        with v1.variable_scope(v1.get_variable_scope(), reuse=True):
-            yield

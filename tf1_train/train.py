@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import time
 from typing import Dict, NamedTuple, Sequence
 
 import tensorflow as tf
 
-from tf1_train import checkpoints, data, devices, graph, loop, report, signals, summaries
+from tf1_train import checkpoints, data, devices, graph, loop, prelude, report, signals, summaries
 from tf1_train.config import Config
 from tf1_train.errors import RunFailed, TrainingDiverged
-from tf1_train.paths import check_trace_file, prepare_train_dir
 
 v1 = tf.compat.v1
 
@@ -46,10 +44,8 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
       RunFailed: out of memory or disk space (the last checkpoint is intact).
     """
     wall_start = time.perf_counter()
-    prepare_train_dir(cfg.run.train_dir)
-    check_trace_file(cfg.run.trace_file)
     plan, source, g = build(cfg, gpus_found)
-    print_startup(cfg, plan)
+    print_startup(cfg, plan, g.mode)
     with signals.graceful_stop() as stop:
         with data.read_errors(source):
             outcome, restored = _train(cfg, plan, g, stop)
@@ -80,23 +76,18 @@ def build(cfg: Config, gpus_found: int | None, worker: graph.Worker | None = Non
     A cluster worker's plan puts its towers on its task and the variables
     on the parameter servers; it reads one shard of the training set.
     """
+    source = prelude.start(
+        cfg,
+        num_shards=worker.num_workers if worker else 1,
+        writes_train_dir=worker is None or cfg.cluster.is_chief,
+    )
     if gpus_found is None:
         gpus_found = devices.count_gpus()
     plan = devices.plan_devices(cfg.devices, gpus_found)
-    if plan.warning:
-        print(f"warning: {plan.warning}", file=sys.stderr, flush=True)
+    prelude.warn_about_devices(plan)
     if worker is not None:
         cl = cfg.cluster
         plan = devices.for_cluster(plan, cl.ps_hosts, cl.worker_hosts, cl.task_index)
-    source = data.load_source(cfg.data)
-    data.check_batch_fits(
-        source,
-        cfg.data.batch_size,
-        cfg.devices.num_towers,
-        num_shards=worker.num_workers if worker else 1,
-    )
-    if cfg.run.deterministic:
-        tf.config.experimental.enable_op_determinism()
     g = graph.build(
         cfg.model, source, cfg.data, cfg.devices, cfg.optimizer, plan, cfg.run.seed, worker
     )
@@ -106,30 +97,37 @@ def build(cfg: Config, gpus_found: int | None, worker: graph.Worker | None = Non
 def _train(cfg: Config, plan: devices.DevicePlan, g: graph.TrainGraph, stop):
     """Restores or initialises, starts the input at the restored step, runs
     the loop: (Outcome, Restored)."""
-    run_cfg = cfg.run
-    histograms = None
-    if run_cfg.summary_verbosity >= 2:
-        histograms = summaries.build_histograms(g.graph, g.model_variables)
     with v1.Session(graph=g.graph, config=devices.session_config(cfg.devices, plan)) as sess:
-        restored = checkpoints.restore_or_init(sess, g, run_cfg.train_dir)
+        restored = checkpoints.restore_or_init(sess, g, cfg.run.train_dir)
         # The writer comes after the restore: a refused checkpoint leaves
         # someone else's train_dir untouched.
-        writer = summaries.EventWriter(
-            run_cfg.train_dir, g.graph, run_cfg.summary_verbosity, histograms
-        )
+        writer = open_writer(cfg, g, restored, cfg.run.summary_verbosity)
         # Nothing may add ops from here on: a graph that grows every step is
         # the classic TF1 memory leak, and finalize() turns it into an error.
         g.graph.finalize()
         try:
-            if restored.path:
-                print(f"resuming from {restored.path} (global step {restored.step})", flush=True)
-                writer.restarted(restored.step)
             # The input pipeline is a function of (seed, step): exact resume.
             sess.run(g.input_init, {g.start_step: restored.step})
             outcome = loop.TrainLoop(sess, g, cfg, plan, writer, stop, restored).run()
         finally:
             writer.close()
     return outcome, restored
+
+
+def open_writer(
+    cfg: Config, g: graph.TrainGraph, restored: checkpoints.Restored, verbosity: int
+) -> summaries.EventWriter:
+    """The TensorBoard writer of a (re)started run, once the model is
+    restored: says where it resumed from and marks the restart in the events
+    so TensorBoard drops the steps a crashed run wrote after that point."""
+    histograms = None
+    if verbosity >= 2:
+        histograms = summaries.build_histograms(g.graph, g.model_variables)
+    writer = summaries.EventWriter(cfg.run.train_dir, g.graph, verbosity, histograms)
+    if restored.path:
+        print(f"resuming from {restored.path} (global step {restored.step})", flush=True)
+        writer.restarted(restored.step)
+    return writer
 
 
 def make_summary(
@@ -139,34 +137,32 @@ def make_summary(
     restored: checkpoints.Restored,
     wall_start: float,
 ) -> Dict:
-    """run_summary.json: SPEC section 3's keys, and a few more (``wall_start``
-    is the run's time.perf_counter() at entry)."""
-    wall_seconds = time.perf_counter() - wall_start
+    """run_summary.json: the keys every route writes (report.run_summary),
+    then the TF1 run's own (``wall_start`` is the run's time.perf_counter()
+    at entry)."""
     losses = outcome.losses
-    final = losses[-1] if losses and math.isfinite(losses[-1]) else None
     where = outcome.placement
-    return {
-        "tf_version": tf.__version__,
-        "model": cfg.model,
-        "dataset": cfg.data.dataset,
-        "num_towers": cfg.devices.num_towers,
-        "tower_devices": list(plan.tower_devices),
-        "variable_update": cfg.devices.variable_update,
-        "variable_devices": where.variable_devices() if where else {},
-        "global_step": outcome.global_step,
-        "final_loss": final,
-        "test_accuracy": outcome.test_accuracy,
-        "examples_per_sec": round(outcome.examples_per_sec, 1),
-        "examples_per_sec_median_step": round(outcome.median_step_rate, 1),
-        "wall_seconds": round(wall_seconds, 1),
-        "stopped_by": outcome.stopped_by,
-        "first_step_seconds": round(outcome.first_step_done - wall_start, 2)
-        if outcome.first_step_done
-        else None,
-        "resumed_from_step": restored.step,
-        "checkpoint": outcome.checkpoint,
-        "placement": where.to_json() if where else None,
-    }
+    summary = report.run_summary(
+        cfg=cfg,
+        tower_devices=plan.tower_devices,
+        variable_update=cfg.devices.variable_update,
+        variable_devices=where.variable_devices() if where else {},
+        global_step=outcome.global_step,
+        final_loss=losses[-1] if losses and math.isfinite(losses[-1]) else None,
+        test_accuracy=outcome.test_accuracy,
+        examples_per_sec=outcome.examples_per_sec,
+        median_step_rate=outcome.median_step_rate,
+        wall_start=wall_start,
+        first_step_done=outcome.first_step_done,
+        stopped_by=outcome.stopped_by,
+        tf_version=tf.__version__,
+    )
+    summary.update(
+        resumed_from_step=restored.step,
+        checkpoint=outcome.checkpoint,
+        placement=where.to_json() if where else None,
+    )
+    return summary
 
 
 def write_summary(train_dir: str, summary: Dict, checkpoint: str | None) -> None:
@@ -196,13 +192,13 @@ def _print_end(cfg: Config, outcome: loop.Outcome, wrote_summary: bool) -> None:
     print(f"done: global step {step}  ({summary_path})", flush=True)
 
 
-def print_startup(cfg: Config, plan: devices.DevicePlan) -> None:
+def print_startup(cfg: Config, plan: devices.DevicePlan, mode) -> None:
     print(f"tf1_train  TensorFlow {tf.__version__}", flush=True)
     print(
         f"devices: {plan.gpus_found} GPU(s) found; "
         f"model {cfg.model} on {cfg.data.dataset}, batch {cfg.data.batch_size}/tower, "
         f"variable_update {cfg.devices.variable_update}"
     )
-    for line in devices.describe(plan, cfg.devices.variable_update):
+    for line in mode.describe(plan):
         print(line)
     print(f"train_dir: {cfg.run.train_dir}", flush=True)

@@ -21,6 +21,10 @@ from tf1_train.data import augment as augmentlib
 from tf1_train.data import order
 from tf1_train.data.source import Source
 
+# Test-set batch size of every route (TF1 eval replica, TF2 loop, Keras evaluate):
+# accuracy does not depend on it, memory does.
+EVAL_BATCH = 500
+
 
 def train_dataset(
     source: Source,

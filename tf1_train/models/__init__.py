@@ -1,26 +1,137 @@
-"""Model registry: name -> ``build(images, is_training, num_classes) -> logits``.
+"""The model registry: the one list of models, built in and the user's own.
 
-Every model creates its variables with ``get_variable`` (see layers.py), so
-building it again under ``reuse=True`` shares them across towers.
+A model is data (as tensorpack's ``ModelDesc`` and tf_cnn_benchmarks'
+``register_model``), not a name this package owns:
+
+* ``tf1``: the TF1 model function ``build(images, is_training, num_classes)
+  -> logits``. It creates variables with ``tf.compat.v1.get_variable`` (see
+  layers.py), so building it again under ``reuse=True`` shares them across
+  towers.
+* ``tf2`` (optional): its TF2 twin, ``factory(image_shape, num_classes)`` ->
+  a ``tf.Module`` called as ``module(images, training)`` -> logits.
+* ``keras`` (optional): a Keras ``Model.fit`` twin (tf1_train/tf2/keras_fit.py).
+
+Each is a callable or a ``"package.module:attribute"`` string imported on
+first use, so this module imports no TensorFlow and config validation can
+read the names. ``--model`` takes a registered name or
+``package.module:function`` (the user's package found through ``PYTHONPATH``
+or installed packages); programs calling tf1_train's API use ``register``.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from typing import Callable, Dict, NamedTuple, Optional, Tuple, Union
+
+from tf1_train.errors import UserError
 
 ModelFn = Callable  # (images, is_training, num_classes) -> logits
+Ref = Union[str, Callable]  # "package.module:attribute" or the object itself
 
-_BUILDERS = {  # name -> (module, function)
-    "mlp": ("tf1_train.models.mlp", "build"),
-    "lenet5": ("tf1_train.models.lenet5", "build"),
-    "resnet20": ("tf1_train.models.resnet", "build_resnet20"),
-    "resnet32": ("tf1_train.models.resnet", "build_resnet32"),
-    "resnet56": ("tf1_train.models.resnet", "build_resnet56"),
-}
+
+class ModelSpec(NamedTuple):
+    name: str
+    tf1: Ref
+    tf2: Optional[Ref] = None
+    keras: Optional[Ref] = None
+
+
+_BUILT_IN = (
+    ModelSpec(
+        "mlp",
+        "tf1_train.models.mlp:build",
+        "tf1_train.tf2.models:MLP",
+        "tf1_train.tf2.keras_fit:mlp_layers",
+    ),
+    ModelSpec(
+        "lenet5",
+        "tf1_train.models.lenet5:build",
+        "tf1_train.tf2.models:LeNet5",
+        "tf1_train.tf2.keras_fit:lenet5_layers",
+    ),
+    ModelSpec(
+        "resnet20", "tf1_train.models.resnet:build_resnet20", "tf1_train.tf2.models:resnet20"
+    ),
+    ModelSpec(
+        "resnet32", "tf1_train.models.resnet:build_resnet32", "tf1_train.tf2.models:resnet32"
+    ),
+    ModelSpec(
+        "resnet56", "tf1_train.models.resnet:build_resnet56", "tf1_train.tf2.models:resnet56"
+    ),
+)
+BUILT_IN: Tuple[str, ...] = tuple(s.name for s in _BUILT_IN)
+_REGISTRY: Dict[str, ModelSpec] = {s.name: s for s in _BUILT_IN}
+
+
+def register(name: str, build_fn: Ref, tf2: Optional[Ref] = None, keras: Optional[Ref] = None):
+    """Makes ``--model=name`` (and ``Config(model=name)``) mean ``build_fn``.
+
+    Registering a built-in name again replaces it for this process only.
+    """
+    if not name or ":" in name:
+        raise ValueError(f"model name {name!r}: must be non-empty and without ':'")
+    _REGISTRY[name] = ModelSpec(name, build_fn, tf2, keras)
+
+
+def names() -> Tuple[str, ...]:
+    """Every name ``--model`` accepts without ``:``, built-in ones first."""
+    return tuple(_REGISTRY)
+
+
+def with_tf2() -> Tuple[str, ...]:
+    return tuple(n for n, s in _REGISTRY.items() if s.tf2 is not None)
+
+
+def with_keras() -> Tuple[str, ...]:
+    return tuple(n for n, s in _REGISTRY.items() if s.keras is not None)
+
+
+def is_import_path(name: str) -> bool:
+    return ":" in name
+
+
+def lookup(name: str) -> ModelSpec:
+    """The spec of a registered name, or of ``package.module:function``."""
+    if is_import_path(name):
+        return ModelSpec(name, name)
+    if name not in _REGISTRY:
+        raise UserError(
+            f"--model={name}: not a built-in or registered model; "
+            f"valid: {', '.join(names())}, or package.module:function"
+        )
+    return _REGISTRY[name]
 
 
 def get_model(name: str) -> ModelFn:
-    """Returns the build function of model ``name`` (validated by config)."""
-    module, function = _BUILDERS[name]
-    return getattr(importlib.import_module(module), function)
+    """The TF1 build function of ``name``."""
+    return resolve(lookup(name).tf1, "model")
+
+
+def resolve(ref: Ref, flag: str) -> Callable:
+    """Imports ``"package.module:attribute"``; one UserError line naming
+    ``--flag`` and what failed (module not found, no such attribute, not
+    callable). A callable is returned as it is."""
+    if callable(ref):
+        return ref
+    module_name, sep, attr = ref.partition(":")
+    if not sep or not module_name or not attr:
+        raise UserError(f"--{flag}={ref}: expected package.module:function")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        raise UserError(
+            f"--{flag}={ref}: module {e.name!r} not found "
+            "(is its directory on PYTHONPATH, or its package installed?)"
+        ) from None
+    except Exception as e:  # the user's module failed while importing
+        raise UserError(
+            f"--{flag}={ref}: importing {module_name!r} failed: {type(e).__name__}: {e}"
+        ) from None
+    obj = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise UserError(f"--{flag}={ref}: module {module_name!r} has no {attr!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise UserError(f"--{flag}={ref}: {attr!r} is a {type(obj).__name__}, not callable")
+    return obj

@@ -17,11 +17,11 @@ biases ``.../biases``, batch norm ``beta``, ``gamma`` (trainable) and
 
 from __future__ import annotations
 
-import re
-import zlib
 from typing import Callable, NamedTuple, Optional
 
 import tensorflow as tf
+
+from tf1_train.naming import name_seed
 
 v1 = tf.compat.v1
 
@@ -51,17 +51,6 @@ class MovingStat(NamedTuple):
     variable: tf.Variable
     value: tf.Tensor
     decay: float
-
-
-# Replicated mode builds tower i's copy under "v{i}/" (towers.py); the copy
-# must start from the same values as the parameter_server variable.
-_REPLICA_PREFIX = re.compile(r"^v\d+/")
-
-
-def name_seed(name: str) -> int:
-    """A stable op seed for a variable, from its checkpoint name."""
-    name = _REPLICA_PREFIX.sub("", name)
-    return zlib.crc32(name.encode("utf-8")) % (2**31 - 1)
 
 
 def variable(

@@ -22,7 +22,6 @@ from tf1_train.models import layers
 
 v1 = tf.compat.v1
 
-BLOCKS = {"resnet20": 3, "resnet32": 5, "resnet56": 9}
 STAGE_FILTERS = (16, 32, 64)
 
 
@@ -55,14 +54,16 @@ def resnet(images: tf.Tensor, is_training: bool, num_classes: int, n: int) -> tf
     return layers.dense(x, num_classes, "logits", kernel_init=layers.he_normal)
 
 
-def _builder(name: str):
-    def build(images: tf.Tensor, is_training: bool, num_classes: int) -> tf.Tensor:
-        return resnet(images, is_training, num_classes, BLOCKS[name])
-
-    build.__doc__ = f"{name}: n = {BLOCKS[name]} blocks per stage."
-    return build
+def build_resnet20(images: tf.Tensor, is_training: bool, num_classes: int) -> tf.Tensor:
+    """n = 3 blocks per stage."""
+    return resnet(images, is_training, num_classes, 3)
 
 
-build_resnet20 = _builder("resnet20")
-build_resnet32 = _builder("resnet32")
-build_resnet56 = _builder("resnet56")
+def build_resnet32(images: tf.Tensor, is_training: bool, num_classes: int) -> tf.Tensor:
+    """n = 5 blocks per stage."""
+    return resnet(images, is_training, num_classes, 5)
+
+
+def build_resnet56(images: tf.Tensor, is_training: bool, num_classes: int) -> tf.Tensor:
+    """n = 9 blocks per stage."""
+    return resnet(images, is_training, num_classes, 9)

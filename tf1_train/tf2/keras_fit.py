@@ -11,47 +11,54 @@ rounding, and this route exists to be compared.
 
 from __future__ import annotations
 
-import sys
 import time
 from typing import Dict, List, Tuple
 
 import keras
 import tensorflow as tf
 
+from tf1_train import models
 from tf1_train.config import OptimizerConfig
 from tf1_train.errors import UserError
 
-SUPPORTED = ("mlp", "lenet5")
+
+def mlp_layers() -> List[keras.layers.Layer]:
+    """The hidden layers of tf1_train.models.mlp, as Keras layers."""
+    return [
+        keras.layers.Flatten(),
+        keras.layers.Dense(256, "relu", name="fc1"),
+        keras.layers.Dense(128, "relu", name="fc2"),
+    ]
+
+
+def lenet5_layers() -> List[keras.layers.Layer]:
+    """The hidden layers of tf1_train.models.lenet5, as Keras layers."""
+    layers = keras.layers
+    return [
+        layers.Conv2D(6, 5, padding="same", activation="relu", name="conv1"),
+        layers.MaxPooling2D(2, padding="same"),
+        layers.Conv2D(16, 5, padding="same", activation="relu", name="conv2"),
+        layers.MaxPooling2D(2, padding="same"),
+        layers.Flatten(),
+        layers.Dense(120, "relu", name="fc3"),
+        layers.Dense(84, "relu", name="fc4"),
+    ]
 
 
 def build_model(
     name: str, image_shape: Tuple[int, int, int], num_classes: int, scale: float
 ) -> keras.Model:
-    """A Keras model computing what tf1_train.models.<name> computes, from
+    """A Keras model computing what the TF1 model ``name`` computes, from
     uint8 pixels (``Rescaling`` by 1/scale is its first layer)."""
-    if name not in SUPPORTED:
-        raise UserError(f"--model={name}: the Keras fit route supports {', '.join(SUPPORTED)}")
-    relu = "relu"
-    layers = keras.layers
-    if name == "mlp":
-        body = [
-            layers.Flatten(),
-            layers.Dense(256, relu, name="fc1"),
-            layers.Dense(128, relu, name="fc2"),
-        ]
-    else:
-        body = [
-            layers.Conv2D(6, 5, padding="same", activation=relu, name="conv1"),
-            layers.MaxPooling2D(2, padding="same"),
-            layers.Conv2D(16, 5, padding="same", activation=relu, name="conv2"),
-            layers.MaxPooling2D(2, padding="same"),
-            layers.Flatten(),
-            layers.Dense(120, relu, name="fc3"),
-            layers.Dense(84, relu, name="fc4"),
-        ]
+    spec = models.lookup(name)
+    if spec.keras is None:
+        raise UserError(
+            f"--model={name}: the Keras fit route supports {', '.join(models.with_keras())}"
+        )
+    body = models.resolve(spec.keras, "model")()
     inputs = keras.Input(shape=image_shape)
-    x = layers.Rescaling(1.0 / scale)(inputs)
-    for layer in body + [layers.Dense(num_classes, name="logits")]:
+    x = keras.layers.Rescaling(1.0 / scale)(inputs)
+    for layer in body + [keras.layers.Dense(num_classes, name="logits")]:
         x = layer(x)
     return keras.Model(inputs, x, name=name)
 
@@ -130,20 +137,17 @@ class _ProgressCallback(PerStepLoss):
 
 def run(cfg, gpus_found=None):
     """``python -m tf1_train.tf2.main --route=keras``: the same run through fit."""
-    from tf1_train import data
+    from tf1_train import data, prelude
     from tf1_train.data import pipeline
     from tf1_train.report import run_summary
     from tf1_train.tf2 import train as tf2_train
     from tf1_train.tf2.strategy import make_strategy
-    from tf1_train.train import prepare_train_dir
 
     wall_start = time.perf_counter()
-    prepare_train_dir(cfg.run.train_dir)
-    source = data.load_source(cfg.data)
-    data.check_batch_fits(source, cfg.data.batch_size, cfg.devices.num_towers)
+    source = prelude.start(cfg)
     strategy, plan = make_strategy(cfg.devices, gpus_found)
-    if plan.warning:
-        print(f"warning: {plan.warning}", flush=True, file=sys.stderr)
+    prelude.warn_about_devices(plan)
+    keras.utils.set_random_seed(cfg.run.seed)  # initial weights follow --seed
     with strategy.scope():
         model = compile_model(
             build_model(cfg.model, source.image_shape, source.num_classes, source.scale),
@@ -160,23 +164,23 @@ def run(cfg, gpus_found=None):
     model.fit(
         ds, epochs=1, steps_per_epoch=progress.todo, verbose=0, shuffle=False, callbacks=[callback]
     )
-    _, accuracy = model.evaluate(pipeline.eval_dataset(source, 500), verbose=0)
+    _, accuracy = model.evaluate(pipeline.eval_dataset(source, pipeline.EVAL_BATCH), verbose=0)
     writer.scalars(progress.todo, {"test_accuracy": float(accuracy)})
     writer.close()
     summary = run_summary(
-        cfg,
-        plan.tower_devices,
-        "mirrored (keras fit)",
-        tf2_train.variable_devices(variables_by_tf1_name(model).values()),
-        int(model.optimizer.iterations.numpy()),
-        progress.losses[-1] if progress.losses else None,
-        float(accuracy),
-        progress.meter.overall_rate(),
-        wall_start,
-        "train_steps",
-        tf.__version__,
-        progress.meter.first_tick,
-        progress.meter.median_step_rate(),
+        cfg=cfg,
+        tower_devices=plan.tower_devices,
+        variable_update="mirrored (keras fit)",
+        variable_devices=tf2_train.variable_devices(variables_by_tf1_name(model).values()),
+        global_step=int(model.optimizer.iterations.numpy()),
+        final_loss=progress.losses[-1] if progress.losses else None,
+        test_accuracy=float(accuracy),
+        examples_per_sec=progress.meter.overall_rate(),
+        median_step_rate=progress.meter.median_step_rate(),
+        wall_start=wall_start,
+        first_step_done=progress.meter.first_tick,
+        stopped_by="train_steps",
+        tf_version=tf.__version__,
     )
     tf2_train.finish(cfg, summary, float(accuracy))
     return tf2_train.RunResult(summary, progress.losses)

@@ -1,15 +1,21 @@
-"""Command line of the TF2 path: the same flags as tf1_train.main.
+"""Trains a model the TF2 way, with the same flags as tf1_train.main: a
+tf.function step under MirroredStrategy (--route=custom), or Keras fit
+(--route=keras). Same data, checkpoints (TF1 names) and run_summary.json.
 
-    python -m tf1_train.tf2.main --num_gpus=2 --model=lenet5
+    python -m tf1_train.tf2.main --num_gpus=2                # lenet5 on the embedded digits
+    python -m tf1_train.tf2.main --route=keras --model=mlp
 
-The flags are those defined in tf1_train/main.py (imported, not redefined),
-plus ``--route=custom|keras``; this entry point never leaves eager mode.
+Docs: README.md and docs/TF2.md in the repository.
 """
+
+# For developers: the flags are those of tf1_train/main.py (imported, not
+# redefined), plus --route; this entry point never leaves eager mode.
 
 from __future__ import annotations
 
 from absl import app, flags
 
+from tf1_train import env
 from tf1_train import main as tf1_main
 from tf1_train.errors import UserError
 
@@ -27,8 +33,8 @@ def main(argv) -> None:
         cfg = tf1_main.config_from_flags()
     except UserError as e:
         tf1_main.fail(str(e))
-    tf1_main.quiet_tensorflow(cfg.devices.log_device_placement)
-    tf1_main.choose_onednn(cfg.devices.onednn)
+    env.quiet_tensorflow(cfg.devices.log_device_placement)
+    env.choose_onednn(cfg.devices.onednn)
     import tensorflow as tf
 
     tf.get_logger().setLevel("ERROR")

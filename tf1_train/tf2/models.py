@@ -6,6 +6,8 @@ from typing import Dict, Optional, Tuple
 
 import tensorflow as tf
 
+from tf1_train import models
+from tf1_train.errors import UserError
 from tf1_train.tf2 import layers
 
 
@@ -125,19 +127,25 @@ class ResNet(Model):
         return self.logits(tf.reduce_mean(x, axis=[1, 2]))
 
 
-def _resnet(n: int, name: str):
-    return lambda image_shape, num_classes: ResNet(n, image_shape, num_classes, name)
+def resnet20(image_shape: Tuple[int, int, int], num_classes: int) -> ResNet:
+    return ResNet(3, image_shape, num_classes, "resnet20")
 
 
-MODELS = {
-    "mlp": MLP,
-    "lenet5": LeNet5,
-    "resnet20": _resnet(3, "resnet20"),
-    "resnet32": _resnet(5, "resnet32"),
-    "resnet56": _resnet(9, "resnet56"),
-}
+def resnet32(image_shape: Tuple[int, int, int], num_classes: int) -> ResNet:
+    return ResNet(5, image_shape, num_classes, "resnet32")
+
+
+def resnet56(image_shape: Tuple[int, int, int], num_classes: int) -> ResNet:
+    return ResNet(9, image_shape, num_classes, "resnet56")
 
 
 def build(name: str, image_shape: Tuple[int, int, int], num_classes: int) -> Model:
-    """Creates model ``name``; call inside ``strategy.scope()`` to mirror it."""
-    return MODELS[name](tuple(image_shape), num_classes)
+    """Creates the TF2 twin of model ``name`` (tf1_train.models' registry);
+    call inside ``strategy.scope()`` to mirror it."""
+    spec = models.lookup(name)
+    if spec.tf2 is None:
+        raise UserError(
+            f"--model={name}: has no TF2 twin; the TF2 path needs one "
+            "(register it with tf1_train.models.register(..., tf2=...))"
+        )
+    return models.resolve(spec.tf2, "model")(tuple(image_shape), num_classes)

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import os
-import sys
 import time
 from typing import Dict, List, NamedTuple
 
 import tensorflow as tf
 
-from tf1_train import data, devices, report
+from tf1_train import data, devices, prelude, report
 from tf1_train.config import Config
 from tf1_train.data import pipeline
 from tf1_train.tf2 import checkpoint, models, optim, steps
 from tf1_train.tf2.strategy import make_strategy
 from tf1_train.tf2.summaries import ScalarWriter
-from tf1_train.train import prepare_train_dir
-
-EVAL_BATCH = 500
 
 
 class Trainer(NamedTuple):
@@ -55,14 +51,9 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
 def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     """Trains per ``cfg`` the TF2 way; writes ``<train_dir>/run_summary.json``."""
     wall_start = time.perf_counter()
-    prepare_train_dir(cfg.run.train_dir)
-    if cfg.run.deterministic:
-        tf.config.experimental.enable_op_determinism()
-    source = data.load_source(cfg.data)
-    data.check_batch_fits(source, cfg.data.batch_size, cfg.devices.num_towers)
+    source = prelude.start(cfg)
     trainer = build(cfg, source, gpus_found)
-    if trainer.plan.warning:
-        print(f"warning: {trainer.plan.warning}", file=sys.stderr, flush=True)
+    prelude.warn_about_devices(trainer.plan)
     start = checkpoint.restore_latest(cfg.run.train_dir, trainer.state_by_name())
     writer = scalar_writer(cfg)
     losses, meter = train_loop(trainer, cfg, source, start, writer)
@@ -72,19 +63,19 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     writer.scalars(step, {"test_accuracy": accuracy})
     writer.close()
     summary = report.run_summary(
-        cfg,
-        trainer.plan.tower_devices,
-        "mirrored",
-        variable_devices(trainer.model.by_name.values()),
-        step,
-        losses[-1] if losses else None,
-        accuracy,
-        meter.overall_rate(),
-        wall_start,
-        "train_steps",
-        tf.__version__,
-        meter.first_tick,
-        meter.median_step_rate(),
+        cfg=cfg,
+        tower_devices=trainer.plan.tower_devices,
+        variable_update="mirrored",
+        variable_devices=variable_devices(trainer.model.by_name.values()),
+        global_step=step,
+        final_loss=losses[-1] if losses else None,
+        test_accuracy=accuracy,
+        examples_per_sec=meter.overall_rate(),
+        median_step_rate=meter.median_step_rate(),
+        wall_start=wall_start,
+        first_step_done=meter.first_tick,
+        stopped_by="train_steps",
+        tf_version=tf.__version__,
     )
     finish(cfg, summary, accuracy)
     return RunResult(summary, losses)
@@ -112,17 +103,19 @@ class Progress:
         self.losses: List[float] = []
 
     def step_done(self, loss: float, lr_fn) -> None:
+        """After each step; lines and scalars are keyed to the global step, as
+        the TF1 loop's are, so a resumed run prints at the same steps."""
         done = len(self.losses) + 1
+        step = self.start + done
+        run = self.cfg.run
         self.meter.tick(done)
         self.losses.append(loss)
-        if done % self.cfg.run.display_every == 0 or done == self.todo:
+        if step % run.display_every == 0 or step >= run.train_steps:
             eta = report.format_eta(self.meter.eta_seconds(done))
             rate = self.meter.window_rate()
-            step = self.start + done
-            line = report.progress_line(step, self.cfg.run.train_steps, loss, rate, lr_fn(), eta)
-            print(line, flush=True)
-        if self.writer is not None and self.writer.due(self.start + done):
-            self.writer.scalars(self.start + done, {"loss": loss, "learning_rate": lr_fn()})
+            print(report.progress_line(step, run.train_steps, loss, rate, lr_fn(), eta), flush=True)
+        if self.writer is not None and self.writer.due(step):
+            self.writer.scalars(step, {"loss": loss, "learning_rate": lr_fn()})
 
 
 def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None):
@@ -147,7 +140,7 @@ def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None):
 
 def evaluate(trainer: Trainer, source) -> float:
     correct = total = 0
-    for images, labels in pipeline.eval_dataset(source, EVAL_BATCH):
+    for images, labels in pipeline.eval_dataset(source, pipeline.EVAL_BATCH):
         c, n = trainer.steps.eval(images, labels)
         correct, total = correct + int(c), total + int(n)
     return correct / max(total, 1)

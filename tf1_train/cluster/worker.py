@@ -20,19 +20,8 @@ from typing import List, NamedTuple, Optional
 
 import tensorflow as tf
 
-from tf1_train import (
-    checkpoints,
-    cluster,
-    devices,
-    graph,
-    loop,
-    paths,
-    server,
-    signals,
-    summaries,
-    sync,
-    train,
-)
+from tf1_train import checkpoints, devices, graph, loop, signals, train
+from tf1_train.cluster import server, spec, sync
 from tf1_train.config import ClusterConfig, Config
 from tf1_train.errors import ClusterError
 
@@ -68,7 +57,7 @@ def run(cfg: Config, gpus_found: Optional[int] = None) -> train.RunResult:
     wall_start = time.perf_counter()
     cl = cfg.cluster
     task = setup(cfg, gpus_found)
-    cluster.wait_for_tasks(cl, "ps", range(len(cl.ps_hosts)), cl.startup_timeout_secs)
+    spec.wait_for_tasks(cl, "ps", range(len(cl.ps_hosts)), cl.startup_timeout_secs)
     with signals.graceful_stop() as stop:
         outcome, restored, updates = _train(task, stop)
         summary = train.make_summary(cfg, task.plan, outcome, restored, wall_start)
@@ -87,9 +76,6 @@ def setup(cfg: Config, gpus_found: Optional[int]) -> Task:
     """Builds the worker's graph and starts its server (the chief first
     checks its train_dir, so a bad one fails before anything starts)."""
     cl = cfg.cluster
-    if cl.is_chief:
-        paths.prepare_train_dir(cfg.run.train_dir)
-        paths.check_trace_file(cfg.run.trace_file)
     worker = graph.Worker(cl.task_index, cl.num_workers, cl.sync_replicas)
     plan, _, g = train.build(cfg, gpus_found, worker)
     config = server.server_config(cl, devices.session_config(cfg.devices, plan))
@@ -98,9 +84,9 @@ def setup(cfg: Config, gpus_found: Optional[int]) -> Task:
         ready = v1.report_uninitialized_variables(v1.global_variables())
         local_init = v1.local_variables_initializer()
         shutdown = server.shutdown_ops(cl)
-    train.print_startup(cfg, plan)
+    train.print_startup(cfg, plan, g.mode)
     print(describe(cl), flush=True)
-    name = cluster.task_name("worker", cl.task_index)
+    name = spec.task_name("worker", cl.task_index)
     return Task(cfg, plan, g, srv, config, name, ready, local_init, shutdown)
 
 
@@ -183,16 +169,9 @@ def _loop(task: Task, sess: v1.Session, stop, restored) -> loop.Outcome:
     """The single-process TrainLoop in the worker's role."""
     cfg, g = task.cfg, task.g
     chief = cfg.cluster.is_chief
-    verbosity = cfg.run.summary_verbosity if chief else 0
-    histograms = None
-    if verbosity >= 2:
-        histograms = summaries.build_histograms(g.graph, g.model_variables)
-    writer = summaries.EventWriter(cfg.run.train_dir, g.graph, verbosity, histograms)
+    writer = train.open_writer(cfg, g, restored, cfg.run.summary_verbosity if chief else 0)
     role = loop.Role(chief, g.step_after, lambda: _release_peers(sess, g))
     try:
-        if restored.path:
-            print(f"resuming from {restored.path} (global step {restored.step})", flush=True)
-            writer.restarted(restored.step)
         return loop.TrainLoop(sess, g, cfg, task.plan, writer, stop, restored, role).run()
     finally:
         writer.close()
@@ -287,7 +266,7 @@ def _lost(task: Task, error: tf.errors.OpError) -> ClusterError:
         detail = checkpoints.reason(error)
     else:
         peer = re.search(r"remote target /job:(\w+)/replica:\d+/task:(\d+)", error.message)
-        lost = cluster.task_name(*peer.groups()) if peer else "a parameter server or the chief"
+        lost = spec.task_name(*peer.groups()) if peer else "a parameter server or the chief"
         cause = f"lost {lost}"
         grpc = re.search(r'grpc_message:"([^"]*)"', error.message)
         detail = grpc.group(1) if grpc else checkpoints.reason(error)

@@ -16,7 +16,7 @@ from typing import List, Optional
 
 import tensorflow as tf
 
-from tf1_train import cluster
+from tf1_train.cluster import spec
 from tf1_train.config import ClusterConfig
 from tf1_train.errors import ClusterError, UserError
 
@@ -43,7 +43,7 @@ def server_config(cfg: ClusterConfig, base: Optional[v1.ConfigProto] = None) -> 
         config.CopyFrom(base)
     else:
         config.device_count["GPU"] = 0  # a ps keeps its hands off the GPUs
-    config.device_filters[:] = cluster.device_filters(cfg.job_name, cfg.task_index)
+    config.device_filters[:] = spec.device_filters(cfg.job_name, cfg.task_index)
     config.operation_timeout_in_ms = cfg.operation_timeout_secs * 1000
     return config
 
@@ -54,7 +54,7 @@ def start_server(cfg: ClusterConfig, config: v1.ConfigProto) -> v1.train.Server:
     The gRPC server listens on all interfaces without authentication
     (PITFALLS 21): run clusters on trusted networks only.
     """
-    cluster.check_own_port(cfg)
+    spec.check_own_port(cfg)
     address = cfg.hosts(cfg.job_name)[cfg.task_index]
     try:
         return v1.train.Server(
@@ -69,7 +69,7 @@ def start_server(cfg: ClusterConfig, config: v1.ConfigProto) -> v1.train.Server:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UserError(
             f"{cfg.name(field)}: cannot start the server of "
-            f"{cluster.task_name(cfg.job_name, cfg.task_index)} at {address}: {first}"
+            f"{spec.task_name(cfg.job_name, cfg.task_index)} at {address}: {first}"
         ) from None
 
 
@@ -120,7 +120,7 @@ def run_parameter_server(cfg: ClusterConfig) -> int:
     the same global step and so finish within moments of the chief; a
     worker that died never reports, and the ps says so and exits anyway.
     """
-    name = cluster.task_name("ps", cfg.task_index)
+    name = spec.task_name("ps", cfg.task_index)
     server = start_server(cfg, server_config(cfg))
     print(f"{name}: serving at {cfg.ps_hosts[cfg.task_index]}", flush=True)
     graph = tf.Graph()
@@ -130,7 +130,7 @@ def run_parameter_server(cfg: ClusterConfig) -> int:
     with v1.Session(server.target, graph=graph, config=server_config(cfg)) as sess:
         missing = _collect_tokens(sess, size, token, cfg, name)
     if missing:
-        workers = ", ".join(cluster.task_name("worker", i) for i in missing)
+        workers = ", ".join(spec.task_name("worker", i) for i in missing)
         print(
             f"warning: {name}: {workers} did not report done within "
             f"{cfg.operation_timeout_secs} s of the chief; exiting anyway",
@@ -178,7 +178,7 @@ class ChiefWatch:
     from reaching the workers at all, the ps keeps waiting, as before.
     """
 
-    def __init__(self, cfg: ClusterConfig, name: str, reachable=cluster.reachable):
+    def __init__(self, cfg: ClusterConfig, name: str, reachable=spec.reachable):
         self.address = cfg.worker_hosts[0]
         self.timeout = cfg.startup_timeout_secs
         self.name, self.reachable = name, reachable

@@ -1,0 +1,3 @@
+"""A user module that fails while it is imported."""
+
+raise RuntimeError("this module needs a GPU driver")
