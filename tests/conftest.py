@@ -15,7 +15,7 @@ from tf1_train import config as cfglib
 from tf1_train.env import choose_onednn
 
 # Before anything imports TensorFlow: in-process tests run the kernels the
-# command line runs, whatever the CPU (README, "oneDNN").
+# command line runs, whatever the CPU (docs/SPEED.md, oneDNN).
 choose_onednn(None)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -9,7 +9,7 @@ initial weights (by TF1 name), the exact batches the steps consumed, the
 per-step losses and the final weights and moving statistics. The TF2 side
 starts from those weights, feeds those batches, and saves its own losses and
 final weights. The test compares the two files. The sides never share a
-process (PITFALLS 15).
+process (PORTING.md P15).
 """
 
 from __future__ import annotations

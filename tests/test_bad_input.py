@@ -1,4 +1,4 @@
-"""Bad input of every kind through the real command line (SPEC section 2).
+"""Bad input of every kind through the real command line (docs/RELIABILITY.md).
 
 Each row runs ``python -m tf1_train.main`` (a few: ``tf1_train.tf2.main``) in
 a subprocess and asserts what the spec promises: exit status 2, no Python traceback, exactly one

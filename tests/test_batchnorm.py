@@ -1,7 +1,7 @@
 """Batch norm across towers and the CIFAR ResNets.
 
 Moving statistics: one update per variable from the mean over towers of the
-batch statistics, run with the train op, used by eval (PITFALLS 2).
+batch statistics, run with the train op, used by eval (PORTING.md P2).
 """
 
 import numpy as np

@@ -67,7 +67,7 @@ def test_log_device_placement_shows_each_tower_on_its_device(cli, tmp_path):
         ]
     )
     assert out.returncode == 0, out.stderr[-2000:]
-    text = out.stdout + out.stderr  # the C++ runtime writes to fd 1 and 2 (PITFALLS 13)
+    text = out.stdout + out.stderr  # the C++ runtime writes to fd 1 and 2 (PORTING.md P13)
     placed = dict(re.findall(r"^(tower_\d/\S*Conv2D): \(Conv2D\): (\S+)$", text, re.M))
     assert placed, text[-3000:]
     assert placed["tower_0/conv1/Conv2D"].endswith("/device:CPU:0")

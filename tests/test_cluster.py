@@ -175,7 +175,7 @@ def _placed_bytes(ps_strategy):
 
 def test_greedy_ps_strategy_balances_bytes_over_ps_tasks():
     # Round robin (replica_device_setter's default) puts the big kernel and
-    # two more variables on ps0 (PITFALLS 10); greedy puts it there alone.
+    # two more variables on ps0 (PORTING.md P10); greedy puts it there alone.
     round_robin, _ = _placed_bytes(None)
     strategy = devices.GreedyByBytes(["/job:ps/task:0", "/job:ps/task:1"])
     greedy, compute = _placed_bytes(strategy.index)

@@ -34,7 +34,7 @@ def test_bad_value_names_its_flag(section, field, value, flag):
 
 
 def test_growth_and_memory_fraction_are_refused_together():
-    # TensorFlow honours only one of them (PITFALLS 11).
+    # TensorFlow honours only one of them (PORTING.md P11).
     dc = cfglib.DeviceConfig(allow_growth=True, gpu_memory_fraction=0.5)
     with pytest.raises(UserError, match="--allow_growth: cannot be combined"):
         dc.validate()

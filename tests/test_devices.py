@@ -132,7 +132,7 @@ def test_greedy_by_bytes_balances_bytes_not_counts():
 
 def test_tower_device_fn_matches_resource_variables():
     # Resource variables are VarHandleOp: a setter matching only VariableV2
-    # would leave them on the tower (PITFALLS 17).
+    # would leave them on the tower (PORTING.md P17).
     strategy = devices.GreedyByBytes(["/device:GPU:0", "/device:GPU:1"])
     fn = devices.tower_device_fn("/device:GPU:1", strategy.devices, strategy)
     with tf.Graph().as_default():

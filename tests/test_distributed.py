@@ -135,7 +135,7 @@ def test_sync_replicas_apply_one_update_of_two_gradients_per_step(tmp_path):
 
 @pytest.mark.timeout(240)
 def test_sync_worker_that_stops_first_does_not_leave_the_chief_blocked(tmp_path):
-    # PITFALLS 8: worker1 stops at step 20 while the chief waits for step
+    # PORTING.md P8: worker1 stops at step 20 while the chief waits for step
     # 21's second gradient. Without the tokens worker1 leaves on its way
     # out, the chief would block until --operation_timeout_secs and fail.
     flags = ["--sync_replicas", "--display_every=5", "--operation_timeout_secs=30"]
@@ -211,7 +211,7 @@ def test_losing_the_only_ps_fails_every_worker_with_one_line(tmp_path):
 @pytest.mark.timeout(240)
 def test_workers_wait_for_missing_tasks_with_a_deadline(tmp_path):
     # A session's master would wait forever for a missing ps, and a
-    # non-chief worker 30 s per poll for a missing chief (PITFALLS 9).
+    # non-chief worker 30 s per poll for a missing chief (PORTING.md P9).
     flags = ["--train_steps=10", "--startup_timeout_secs=3", f"--train_dir={tmp_path / 'train'}"]
     with Job(tmp_path / "a", flags) as no_ps, Job(tmp_path / "b", flags) as no_chief:
         no_ps.start("worker0")

@@ -1,4 +1,4 @@
-"""Parameter servers leave by themselves (PITFALLS 9): a real ps process, and
+"""Parameter servers leave by themselves (PORTING.md P9): a real ps process, and
 this test process playing the workers through the ps's gRPC target."""
 
 import socket

@@ -23,7 +23,7 @@ def test_ruff_lint_and_format_are_clean():
 
 
 def test_flags_are_read_only_in_main():
-    # Library code takes arguments; FLAGS only in main.py (PITFALLS 20).
+    # Library code takes arguments; FLAGS only in main.py (PORTING.md P20).
     for path in PACKAGE.rglob("*.py"):
         if path.name == "main.py":
             continue
@@ -45,7 +45,7 @@ def _dotted_names(tree):
 
 
 def test_no_api_that_breaks_on_keras3_or_mixes_modes():
-    # PITFALLS 1, 15, 18: code, not comments, is checked.
+    # PORTING.md P1, P15, P18: code, not comments, is checked.
     banned = ("disable_v2_behavior", "v1.layers", "contrib", "estimator")
     for path in PACKAGE.rglob("*.py"):
         for name in _dotted_names(ast.parse(path.read_text())):

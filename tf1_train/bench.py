@@ -287,7 +287,10 @@ def main(argv=None) -> int:
     parser.add_argument("--routes", default=",".join(ROUTES))
     parser.add_argument("--steps", type=int, default=0, help="override steps per run (tests)")
     parser.add_argument(
-        "--cooldown", type=float, default=0.0, help="seconds of idle before each run (see README)"
+        "--cooldown",
+        type=float,
+        default=0.0,
+        help="seconds of idle before each run (see docs/SPEED.md)",
     )
     args = parser.parse_args(argv)
     chosen = [w for w in WORKLOADS if w.name in args.workloads.split(",")]

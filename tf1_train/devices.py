@@ -21,7 +21,7 @@ v1 = tf.compat.v1
 
 # Ops that own variable storage. Resource variables are VarHandleOp; setters
 # that match only Variable/VariableV2 (tf_cnn_benchmarks, tensorpack) silently
-# leave them on the worker device (PITFALLS 17).
+# leave them on the worker device (PORTING.md P17).
 VARIABLE_OPS = frozenset({"Variable", "VariableV2", "AutoReloadVariable", "VarHandleOp"})
 
 
@@ -107,7 +107,7 @@ def count_gpus() -> int:
 
 
 def set_cuda_device_order() -> None:
-    """Makes GPU:i follow nvidia-smi's PCI bus order (PITFALLS 12).
+    """Makes GPU:i follow nvidia-smi's PCI bus order (PORTING.md P12).
 
     CUDA's default order is fastest-first, so GPU:0 in TensorFlow may be a
     different card than GPU 0 in nvidia-smi. Must run before TF touches CUDA;
@@ -123,12 +123,12 @@ def parse_bus_id(physical_device_desc: str) -> Optional[str]:
 
 
 def gpu_bus_lines(config: v1.ConfigProto, list_devices=None) -> List[str]:
-    """'GPU:i -> pci bus id ...' for each GPU the session will use (PITFALLS 12).
+    """'GPU:i -> pci bus id ...' for each GPU the session will use (PORTING.md P12).
 
     With CUDA_VISIBLE_DEVICES=2,3 TensorFlow calls those cards GPU:0 and
     GPU:1; the bus id says which physical card each tower really uses.
     ``list_devices`` is injectable for tests; it is given ``config`` so the
-    GPU options of the run are the first and only ones applied (PITFALLS 11).
+    GPU options of the run are the first and only ones applied (PORTING.md P11).
     """
     if list_devices is None:
         from tensorflow.python.client import device_lib
@@ -146,7 +146,7 @@ def session_config(cfg: DeviceConfig, plan: DevicePlan) -> v1.ConfigProto:
     """The ConfigProto of the article's options, built once per process.
 
     GPU options of the first session in a process win; later ones are
-    silently ignored (PITFALLS 11), so every session of a run uses this one.
+    silently ignored (PORTING.md P11), so every session of a run uses this one.
     """
     num_gpus = plan.gpus_found if uses_gpu(plan) else 0
     config = v1.ConfigProto(
@@ -185,7 +185,7 @@ class GreedyByBytes:
 
     The replacement for the contrib module's GreedyLoadBalancingStrategy (gone with
     contrib). Round-robin, replica_device_setter's default, balances counts,
-    not bytes: one big fc layer can dwarf everything else (PITFALLS 10).
+    not bytes: one big fc layer can dwarf everything else (PORTING.md P10).
     ``loads`` is public so the placement report and tests can read it.
 
     Calling it returns a device string (for our own device functions);
@@ -219,9 +219,9 @@ def tower_device_fn(
     tower, ps_strategy=greedy.index)``, the classic between-graph API. With
     one local parameter device it is ``replica_device_setter(ps_tasks=1,
     ps_device=..., worker_device=...)`` (it returns None with ps_tasks=0 and
-    no cluster, PITFALLS 16). Its ps_strategy is only consulted when
+    no cluster, PORTING.md P16). Its ps_strategy is only consulted when
     ps_device names a job, so spreading over several local devices needs
-    our own function, which matches VarHandleOp (PITFALLS 17).
+    our own function, which matches VarHandleOp (PORTING.md P17).
     """
     if cluster is not None:
         assert strategy is not None, "a cluster needs a ps strategy"

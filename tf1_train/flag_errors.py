@@ -4,7 +4,7 @@ absl reports ``--batch_size=abc`` as "flag --batch_size=abc: invalid literal
 for int() with base 10: 'abc'" and a missing flagfile as "ERROR:: Unable to
 open flagfile: ...": true, but neither says what would be accepted. This
 module rewrites them in the project's form, ``--flag=value: what is wrong;
-what is valid``. absl stays in main.py (PITFALLS 20): main.py hands over the
+what is valid``. absl stays in main.py (PORTING.md P20): main.py hands over the
 error and a lookup from flag name to absl's Flag object, and this module goes
 by the error's class name and the Flag's attributes.
 """

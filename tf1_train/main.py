@@ -216,7 +216,7 @@ def main(argv) -> None:
     import tensorflow as tf
 
     tf.get_logger().setLevel("ERROR")
-    # The TF1 entry point, and only it, leaves eager mode (PITFALLS 15).
+    # The TF1 entry point, and only it, leaves eager mode (PORTING.md P15).
     tf.compat.v1.disable_eager_execution()
     try:
         dispatch(cfg)

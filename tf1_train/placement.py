@@ -4,7 +4,7 @@ Built from the partition graphs of a real step (``RunOptions(
 output_partition_graphs=True)``): one GraphDef per device, after soft
 placement, colocation and grappler's rewrites. ``op.device`` strings only say
 what was requested, and ``log_device_placement`` prints from C++ to fd 1/2
-where Python cannot read it (PITFALLS 13).
+where Python cannot read it (PORTING.md P13).
 
 A tower's compute is identified by its MatMul/Conv2D ops (forward and
 gradient), whatever grappler renamed them to (``_FusedMatMul``,

@@ -104,8 +104,8 @@ def run_summary(
     first_step_done: Optional[float] = None,
     median_step_rate: float = 0.0,
 ) -> Dict:
-    """The run_summary.json keys every route writes (README, "What a run
-    prints and writes"); ``wall_start`` is the run's time.perf_counter() at entry."""
+    """The run_summary.json keys every route writes (docs/OUTPUT.md);
+    ``wall_start`` is the run's time.perf_counter() at entry."""
     return {
         "tf_version": tf_version,
         "model": cfg.model,

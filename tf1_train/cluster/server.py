@@ -1,7 +1,7 @@
 """TensorFlow's gRPC runtime for a cluster task: servers, configs, shutdown.
 
 Parameter servers do not sit in ``server.join()``, which never returns
-(PITFALLS 9): each one owns a shutdown queue and exits 0 once every worker
+(PORTING.md P9): each one owns a shutdown queue and exits 0 once every worker
 has put its token there, so a finished job leaves no process behind. Nor
 do they wait forever for a chief that died: once seen, a chief that stays
 unreachable for --startup_timeout_secs (the time a restarted chief has to
@@ -52,7 +52,7 @@ def start_server(cfg: ClusterConfig, config: v1.ConfigProto) -> v1.train.Server:
     """Starts this task's server, or fails with one line naming the port.
 
     The gRPC server listens on all interfaces without authentication
-    (PITFALLS 21): run clusters on trusted networks only.
+    (PORTING.md P21): run clusters on trusted networks only.
     """
     spec.check_own_port(cfg)
     address = cfg.hosts(cfg.job_name)[cfg.task_index]

@@ -18,7 +18,7 @@ Two choices differ from SyncReplicasOptimizerHook's defaults:
 * A worker that stops (last step, signal, error) puts one token per worker
   into the token queue, so a peer blocked waiting for an update that will
   never come returns, sees the global step, and stops too. Without it the
-  last workers hang (PITFALLS 8).
+  last workers hang (PORTING.md P8).
 """
 
 from __future__ import annotations

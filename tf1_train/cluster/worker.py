@@ -214,7 +214,7 @@ def _wait_for_chief(task: Task) -> v1.Session:
     """A non-chief worker's session, once the chief has made the model ready.
 
     SessionManager polls every RECOVERY_WAIT_SECS instead of its default
-    30 s (PITFALLS 9), and gives up after --startup_timeout_secs.
+    30 s (PORTING.md P9), and gives up after --startup_timeout_secs.
     """
     cl, g = task.cfg.cluster, task.g
     print(

@@ -1,7 +1,7 @@
 """Checks on TFRecord files that need no TensorFlow session.
 
 Nothing here creates a ``tf.Session``: the first session of a process fixes
-its GPU options (PITFALLS 11), so loading data must not open one before the
+its GPU options (PORTING.md P11), so loading data must not open one before the
 training session does. Records are counted by walking the TFRecord framing
 (``uint64 length, uint32 masked crc32c(length), data, uint32 masked
 crc32c(data)``) with seeks, which checks every length and its CRC and finds a

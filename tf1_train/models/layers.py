@@ -2,7 +2,7 @@
 
 ``tf.compat.v1.layers`` raises under Keras 3 and Keras layers create
 ``tf.Variable``s that variable_scope reuse does not share across towers
-(PITFALLS 1 and 3). These functions create every variable with
+(PORTING.md P1 and 3). These functions create every variable with
 ``get_variable``, so a second tower built under ``reuse=True`` shares them.
 
 Initializer seeds come from the variable's full name, not from the graph's op
@@ -135,7 +135,7 @@ def batch_norm(x: tf.Tensor, is_training: bool, name: str) -> tf.Tensor:
     """Batch normalisation over N, H, W (or N for 2-D input), our own.
 
     Keras 3's BatchNormalization adds nothing to UPDATE_OPS in a v1 graph, so
-    its moving statistics never move (PITFALLS 2). The normalisation is the
+    its moving statistics never move (PORTING.md P2). The normalisation is the
     fused kernel (``fused_batch_norm``, as tf_cnn_benchmarks and the fused
     contrib layer used): on this CPU it runs a ResNet-20 training step 1.4x
     faster than ``tf.nn.moments`` + ``tf.nn.batch_normalization``, whose

@@ -4,7 +4,7 @@ One global batch is split in order, replica i taking examples [i*B, (i+1)*B)
 as tower i does in the TF1 graph. Each replica's loss is scaled by
 ``compute_average_loss(global_batch_size=N*B)`` and its weight decay by
 ``scale_regularization_loss`` (1/N), so the SUM of replica gradients equals
-the TF1 mean of tower gradients (PITFALLS 5). Gradients are summed across
+the TF1 mean of tower gradients (PORTING.md P5). Gradients are summed across
 replicas in cross-replica context, then every device applies the same update
 to its copy: TF1's replicated mode.
 """
