@@ -20,8 +20,8 @@ DATASETS = ("digits", "mnist", "cifar10", "tfrecord")
 DEVICES = ("auto", "gpu", "cpu")
 PARAMETER_DEVICES = ("cpu", "gpu")
 ONEDNN = ("on", "off")
-OPTIMIZERS = ("sgd", "momentum", "adam", "rmsprop")
-LR_SCHEDULES = ("constant", "piecewise", "exponential")
+OPTIMIZERS = ("sgd", "momentum", "adam", "rmsprop", "adagrad")
+LR_SCHEDULES = ("constant", "piecewise", "exponential", "polynomial")
 JOBS = ("ps", "worker")
 
 
@@ -119,6 +119,19 @@ class OptimizerConfig:
     lr_boundaries: Tuple[int, ...] = ()  # piecewise: steps where lr is multiplied
     lr_decay_factor: float = 0.1  # piecewise and exponential
     lr_decay_steps: int = 1000  # exponential: lr * factor ** (step / decay_steps)
+    lr_staircase: bool = False  # exponential: floor(step / decay_steps)
+    lr_end: float = 0.0001  # polynomial: the lr reached at decay_steps
+    lr_power: float = 1.0  # polynomial: exponent of (1 - step / decay_steps)
+    # The v1 optimizers' defaults, which the built-in runs have always used.
+    adam_beta1: float = 0.9
+    adam_beta2: float = 0.999
+    adam_epsilon: float = 1e-8
+    rmsprop_decay: float = 0.9
+    rmsprop_momentum: float = 0.0
+    rmsprop_epsilon: float = 1e-10
+    adagrad_initial_accumulator: float = 0.1
+    gradient_clip_norm: float = 0.0  # 0: off; else clip_by_global_norm of the mean gradient
+    moving_average_decay: float = 0.0  # 0: off; else ExponentialMovingAverage of the weights
 
     def validate(self) -> None:
         _choice(self.optimizer, "optimizer", OPTIMIZERS)
@@ -157,6 +170,31 @@ class OptimizerConfig:
                 "lr_boundaries",
                 "--lr_schedule=piecewise needs at least one boundary step",
             )
+        self._validate_rules()
+
+    def _validate_rules(self) -> None:
+        """The legacy training rules: each number in its range, one line each."""
+        unit, positive, non_negative = "in [0, 1)", "> 0", ">= 0"
+        ranges = {
+            unit: lambda x: 0 <= x < 1,
+            positive: lambda x: x > 0,
+            non_negative: lambda x: x >= 0,
+        }
+        for field, valid in (
+            ("adam_beta1", unit), ("adam_beta2", unit), ("adam_epsilon", positive),
+            ("rmsprop_decay", unit), ("rmsprop_momentum", unit),
+            ("rmsprop_epsilon", positive), ("adagrad_initial_accumulator", positive),
+            ("lr_end", non_negative), ("lr_power", positive),
+            ("gradient_clip_norm", non_negative), ("moving_average_decay", unit),
+        ):  # fmt: skip
+            value = getattr(self, field)
+            ok = math.isfinite(value) and ranges[valid](value)
+            _check(ok, field, f"got {value}; must be {valid}")
+        _check(
+            not self.lr_staircase or self.lr_schedule == "exponential",
+            "lr_staircase",
+            f"applies to --lr_schedule=exponential only (got {self.lr_schedule})",
+        )
 
 
 @dataclasses.dataclass(frozen=True)

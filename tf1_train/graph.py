@@ -12,7 +12,7 @@ from typing import Dict, List, NamedTuple, Optional
 
 import tensorflow as tf
 
-from tf1_train import checkpoints, data, devices, models, optim, towers, variable_update
+from tf1_train import averages, checkpoints, data, devices, models, optim, towers, variable_update
 from tf1_train.cluster import sync
 from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig
 from tf1_train.data import pipeline, synthetic
@@ -95,12 +95,14 @@ def build(
         model_vars = {
             name: var for name, var in mode.checkpoint_variables().items() if var is not global_step
         }
-        train_op, lr, opt = _apply(built, opt_cfg, mode, global_step, worker)
+        train_op, lr, opt, ema = _apply(built, opt_cfg, mode, global_step, worker)
         sync_ops = None
         if worker and worker.sync_replicas:
             sync_ops = sync.build_ops(opt, global_step, worker.num_workers, worker.index == 0)
         loss = tf.reduce_mean(tf.stack([t.loss for t in built]), name="mean_loss")
-        eval_init, correct, count = _build_eval(model_fn, source, plan.tower_devices[0], mode)
+        eval_init, correct, count = _build_eval(
+            model_fn, source, plan.tower_devices[0], mode, averages.reading_averages(ema)
+        )
         saved = mode.checkpoint_variables()
         return TrainGraph(
             graph=graph,
@@ -170,19 +172,25 @@ def _on_worker(worker: Optional[Worker]):
 
 
 def _apply(built, opt_cfg, mode, global_step, worker):
-    """Aggregates gradients per mode and applies them once per step:
-    (train_op, learning rate, optimizer)."""
+    """Aggregates gradients per mode, clips their mean (--gradient_clip_norm)
+    and applies them once per step, then the weights' moving averages
+    (--moving_average_decay): (train_op, learning rate, optimizer, averager)."""
     with tf.device(global_step.device):
         lr = optim.learning_rate(opt_cfg, global_step)
     opt = optim.make_optimizer(opt_cfg, lr)
-    if worker and worker.sync_replicas:
-        opt = sync.wrap(opt, worker.num_workers)
-    grads_and_vars = mode.aggregate(built)
+    grads_and_vars = mode.clip(mode.aggregate(built), opt_cfg.gradient_clip_norm)
+    ema = averages.make(opt_cfg.moving_average_decay, global_step)
+    averaged = averages.averaged(grads_and_vars, mode) if ema else []
+    synced = bool(worker and worker.sync_replicas)
+    if synced:  # the chief's aggregated update applies the averages
+        opt = sync.wrap(opt, worker.num_workers, ema, averaged)
     update_ops = [op for t in built for op in t.update_ops]
     update_ops += mode.moving_average_updates(built)
     with tf.control_dependencies(update_ops):
         train_op = opt.apply_gradients(grads_and_vars, global_step=global_step)
-    return train_op, lr, opt
+    if ema and not synced:
+        train_op = averages.apply_after(ema, train_op, averaged)
+    return train_op, lr, opt, ema
 
 
 def _read_after(train_op, global_step) -> tf.Tensor:
@@ -206,13 +214,14 @@ def _all_finite(variables) -> tf.Tensor:
         return tf.reduce_all(tf.stack(checks)) if checks else tf.constant(True)
 
 
-def _build_eval(model_fn, source, device, mode):
-    """A forward-only replica on tower 0's device, reading the test split."""
+def _build_eval(model_fn, source, device, mode, custom_getter=None):
+    """A forward-only replica on tower 0's device, reading the test split
+    (and the weights' moving averages, when ``custom_getter`` reads them)."""
     with tf.device("/device:CPU:0"), tf.name_scope("eval_input"):
         ds = pipeline.eval_dataset(source, pipeline.EVAL_BATCH)
         iterator = v1.data.make_initializable_iterator(ds)
         images, labels = iterator.get_next()
-    with tf.device(device), mode.eval_scope(), tf.name_scope("eval"):
+    with tf.device(device), mode.eval_scope(custom_getter), tf.name_scope("eval"):
         logits = model_fn(pipeline.normalize(images, source.scale), False, source.num_classes)
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))

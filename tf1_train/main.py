@@ -82,7 +82,25 @@ flags.DEFINE_float("weight_decay", 0.0, "L2 penalty on weights (not biases).")
 flags.DEFINE_enum("lr_schedule", "constant", cfglib.LR_SCHEDULES, "Learning-rate schedule.")
 flags.DEFINE_list("lr_boundaries", [], "piecewise: steps at which lr *= lr_decay_factor.")
 flags.DEFINE_float("lr_decay_factor", 0.1, "piecewise and exponential decay factor.")
-flags.DEFINE_integer("lr_decay_steps", 1000, "exponential: steps per factor of decay.")
+flags.DEFINE_integer("lr_decay_steps", 1000, "exponential and polynomial: steps of decay.")
+flags.DEFINE_boolean("lr_staircase", False, "exponential: decay in whole steps of lr_decay_steps.")
+flags.DEFINE_float("lr_end", 0.0001, "polynomial: learning rate reached at lr_decay_steps.")
+flags.DEFINE_float("lr_power", 1.0, "polynomial: power of the decay (1: linear).")
+flags.DEFINE_float("adam_beta1", 0.9, "adam: decay of the first moment.")
+flags.DEFINE_float("adam_beta2", 0.999, "adam: decay of the second moment.")
+flags.DEFINE_float("adam_epsilon", 1e-8, "adam: epsilon (v1's default; Keras uses 1e-7).")
+flags.DEFINE_float("rmsprop_decay", 0.9, "rmsprop: decay of the mean square.")
+flags.DEFINE_float("rmsprop_momentum", 0.0, "rmsprop: momentum.")
+flags.DEFINE_float("rmsprop_epsilon", 1e-10, "rmsprop: epsilon (v1's default).")
+flags.DEFINE_float("adagrad_initial_accumulator", 0.1, "adagrad: initial accumulator value.")
+flags.DEFINE_float(
+    "gradient_clip_norm", 0.0, "Clip the mean gradient to this global norm (0: off)."
+)
+flags.DEFINE_float(
+    "moving_average_decay",
+    0.0,
+    "ExponentialMovingAverage of the weights, saved and used for eval (0: off).",
+)
 # Run.
 flags.DEFINE_integer("train_steps", 500, "Global steps to train.")
 flags.DEFINE_integer(

@@ -14,7 +14,9 @@ def learning_rate(cfg: OptimizerConfig, global_step: tf.Tensor) -> tf.Tensor:
 
     piecewise: ``lr * factor**i`` after the i-th boundary (tf_cnn_benchmarks'
     piecewise schedule); exponential: ``lr * factor**(step / decay_steps)``,
-    continuous.
+    continuous, or with ``lr_staircase`` in whole periods (the CIFAR-10
+    tutorial's); polynomial: from lr to ``lr_end`` over decay_steps, then
+    constant.
     """
     lr = cfg.learning_rate
     if cfg.lr_schedule == "piecewise":
@@ -22,7 +24,13 @@ def learning_rate(cfg: OptimizerConfig, global_step: tf.Tensor) -> tf.Tensor:
         boundaries = [tf.cast(b, global_step.dtype) for b in cfg.lr_boundaries]
         return v1.train.piecewise_constant(global_step, boundaries, values)
     if cfg.lr_schedule == "exponential":
-        return v1.train.exponential_decay(lr, global_step, cfg.lr_decay_steps, cfg.lr_decay_factor)
+        return v1.train.exponential_decay(
+            lr, global_step, cfg.lr_decay_steps, cfg.lr_decay_factor, staircase=cfg.lr_staircase
+        )
+    if cfg.lr_schedule == "polynomial":
+        return v1.train.polynomial_decay(
+            lr, global_step, cfg.lr_decay_steps, cfg.lr_end, power=cfg.lr_power
+        )
     return tf.constant(lr, tf.float32, name="learning_rate")
 
 
@@ -34,5 +42,9 @@ def make_optimizer(cfg: OptimizerConfig, lr: tf.Tensor) -> v1.train.Optimizer:
     if cfg.optimizer == "momentum":
         return v1.train.MomentumOptimizer(lr, cfg.momentum)
     if cfg.optimizer == "adam":
-        return v1.train.AdamOptimizer(lr)
-    return v1.train.RMSPropOptimizer(lr)
+        return v1.train.AdamOptimizer(lr, cfg.adam_beta1, cfg.adam_beta2, cfg.adam_epsilon)
+    if cfg.optimizer == "adagrad":
+        return v1.train.AdagradOptimizer(lr, cfg.adagrad_initial_accumulator)
+    return v1.train.RMSPropOptimizer(
+        lr, cfg.rmsprop_decay, cfg.rmsprop_momentum, cfg.rmsprop_epsilon
+    )

@@ -39,10 +39,18 @@ class SyncOps(NamedTuple):
     release_op: tf.Operation  # one token per worker: frees blocked peers
 
 
-def wrap(opt: v1.train.Optimizer, num_workers: int) -> v1.train.SyncReplicasOptimizer:
-    """Aggregates one gradient per worker before every update."""
+def wrap(
+    opt: v1.train.Optimizer, num_workers: int, averages=None, averaged=()
+) -> v1.train.SyncReplicasOptimizer:
+    """Aggregates one gradient per worker before every update; the chief's
+    update then steps ``averages`` (an ExponentialMovingAverage, or None)
+    of the ``averaged`` variables."""
     return v1.train.SyncReplicasOptimizer(
-        opt, replicas_to_aggregate=num_workers, total_num_replicas=num_workers
+        opt,
+        replicas_to_aggregate=num_workers,
+        total_num_replicas=num_workers,
+        variable_averages=averages,
+        variables_to_average=list(averaged) or None,
     )
 
 

@@ -3,9 +3,12 @@
 Layer names match the TF1 scopes (``conv1``, ``fc3``, ``logits``); kernels
 and biases map to ``<layer>/weights`` and ``<layer>/biases``, so TF1 weights
 load by name. Keras's own optimizers are used, configured to match the v1
-update where the formulas allow: Adam's epsilon is set to v1's 1e-8 (Keras
-defaults to 1e-7); SGD with momentum equals v1 Momentum for a constant
-learning rate. XLA is switched off (``jit_compile=False``): fusion changes
+update where the formulas allow: Adam's betas and epsilon come from the flags
+(whose epsilon default is v1's 1e-8; Keras defaults to 1e-7); SGD with
+momentum equals v1 Momentum for a constant learning rate; Adagrad takes
+epsilon 0 (v1 has none). What Keras cannot express exactly (RMSProp, weight
+averages, clipping the mean of several replicas' gradients) is refused in
+one line. XLA is switched off (``jit_compile=False``): fusion changes
 rounding, and this route exists to be compared.
 """
 
@@ -72,24 +75,45 @@ def variables_by_tf1_name(model: keras.Model) -> Dict[str, keras.Variable]:
     return out
 
 
-def make_optimizer(cfg: OptimizerConfig) -> keras.optimizers.Optimizer:
+def make_optimizer(cfg: OptimizerConfig, num_replicas: int = 1) -> keras.optimizers.Optimizer:
+    """The Keras optimizer doing the v1 update, or one error line naming the
+    flag it cannot express exactly."""
     if cfg.lr_schedule != "constant" or cfg.weight_decay > 0:
         raise UserError(
             "the Keras fit route is compared with constant --lr_schedule and --weight_decay=0 only"
         )
+    if cfg.moving_average_decay > 0:
+        raise UserError(
+            "--moving_average_decay: Keras's use_ema has no num_updates warm-up and "
+            "is not saved under TF1 names; use --route=custom"
+        )
+    clip = {}
+    if cfg.gradient_clip_norm > 0:
+        # Keras clips before its all-reduce: each replica's share, not the mean.
+        if num_replicas > 1:
+            raise UserError(
+                "--gradient_clip_norm: Keras fit clips each replica's gradient before "
+                "summing them, not the mean gradient; use --route=custom or --num_gpus=1"
+            )
+        clip = {"global_clipnorm": cfg.gradient_clip_norm}
     lr = cfg.learning_rate
     if cfg.optimizer == "sgd":
-        return keras.optimizers.SGD(lr)
+        return keras.optimizers.SGD(lr, **clip)
     if cfg.optimizer == "momentum":
-        return keras.optimizers.SGD(lr, momentum=cfg.momentum)
+        return keras.optimizers.SGD(lr, momentum=cfg.momentum, **clip)
     if cfg.optimizer == "adam":
-        return keras.optimizers.Adam(lr, epsilon=1e-8)
+        betas = {"beta_1": cfg.adam_beta1, "beta_2": cfg.adam_beta2}
+        return keras.optimizers.Adam(lr, epsilon=cfg.adam_epsilon, **betas, **clip)
+    if cfg.optimizer == "adagrad":
+        # Keras adds epsilon under the square root; v1 adds nothing.
+        initial = cfg.adagrad_initial_accumulator
+        return keras.optimizers.Adagrad(lr, initial, epsilon=0.0, **clip)
     raise UserError("--optimizer=rmsprop: v1 RMSProp starts its mean square at 1, Keras at 0")
 
 
-def compile_model(model: keras.Model, cfg: OptimizerConfig) -> keras.Model:
+def compile_model(model: keras.Model, cfg: OptimizerConfig, num_replicas: int = 1) -> keras.Model:
     model.compile(
-        optimizer=make_optimizer(cfg),
+        optimizer=make_optimizer(cfg, num_replicas),
         loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
         metrics=["accuracy"],
         jit_compile=False,
@@ -152,6 +176,7 @@ def run(cfg, gpus_found=None):
         model = compile_model(
             build_model(cfg.model, source.image_shape, source.num_classes, source.scale),
             cfg.optimizer,
+            strategy.num_replicas_in_sync,
         )
     writer = tf2_train.scalar_writer(cfg)
     progress = tf2_train.Progress(cfg, 0, writer)

@@ -38,7 +38,15 @@ def learning_rate(cfg: OptimizerConfig, step: tf.Tensor) -> tf.Tensor:
         )
     if cfg.lr_schedule == "exponential":
         exponent = tf.cast(step, tf.float32) / float(cfg.lr_decay_steps)
+        if cfg.lr_staircase:
+            exponent = tf.floor(exponent)
         return lr * tf.pow(tf.constant(cfg.lr_decay_factor, tf.float32), exponent)
+    if cfg.lr_schedule == "polynomial":
+        # v1 polynomial_decay, cycle=False: the step stops at decay_steps.
+        end = tf.constant(cfg.lr_end, tf.float32)
+        steps = tf.constant(float(cfg.lr_decay_steps), tf.float32)
+        p = tf.minimum(tf.cast(step, tf.float32), steps) / steps
+        return (lr - end) * tf.pow(1 - p, tf.constant(cfg.lr_power, tf.float32)) + end
     return lr
 
 
@@ -128,10 +136,10 @@ class Adam(Optimizer):
     """
 
     slot_names = ("Adam", "Adam_1")
-    beta1, beta2, epsilon = 0.9, 0.999, 1e-8
 
     def __init__(self, cfg, variables):
         super().__init__(cfg, variables, "Adam")
+        self.beta1, self.beta2, self.epsilon = cfg.adam_beta1, cfg.adam_beta2, cfg.adam_epsilon
         self.extra = {
             "beta1_power": tf.Variable(self.beta1, name="beta1_power", trainable=False),
             "beta2_power": tf.Variable(self.beta2, name="beta2_power", trainable=False),
@@ -157,10 +165,10 @@ class Adam(Optimizer):
 
 
 class RMSProp(Optimizer):
-    """v1 RMSPropOptimizer: mean square starts at 1, epsilon 1e-10, no centering."""
+    """v1 RMSPropOptimizer: mean square starts at 1, no centering; decay,
+    momentum and epsilon from the flags (v1's defaults 0.9, 0, 1e-10)."""
 
     slot_names = ("RMSProp", "RMSProp_1")
-    decay, epsilon = 0.9, 1e-10
 
     def __init__(self, cfg, variables):
         super().__init__(cfg, variables, "RMSProp")
@@ -169,20 +177,42 @@ class RMSProp(Optimizer):
         return tf.ones_like(var) if slot == "RMSProp" else tf.zeros_like(var)
 
     def _update(self, var, grad, lr, ms, mom):
-        # v1's momentum argument is 0 here, as in tf1_train.optim.
         return tf.raw_ops.ResourceApplyRMSProp(
             var=var.handle,
             ms=ms.handle,
             mom=mom.handle,
             lr=lr,
-            rho=tf.constant(self.decay, tf.float32),
-            momentum=tf.constant(0.0, tf.float32),
-            epsilon=tf.constant(self.epsilon, tf.float32),
+            rho=tf.constant(self.cfg.rmsprop_decay, tf.float32),
+            momentum=tf.constant(self.cfg.rmsprop_momentum, tf.float32),
+            epsilon=tf.constant(self.cfg.rmsprop_epsilon, tf.float32),
             grad=grad,
         )
 
 
-OPTIMIZERS = {"sgd": SGD, "momentum": Momentum, "adam": Adam, "rmsprop": RMSProp}
+class Adagrad(Optimizer):
+    """v1 AdagradOptimizer: ``accum += g * g; var -= lr * g / sqrt(accum)``,
+    the accumulator (slot ``Adagrad``) starting at --adagrad_initial_accumulator."""
+
+    slot_names = ("Adagrad",)
+
+    def __init__(self, cfg, variables):
+        super().__init__(cfg, variables, "Adagrad")
+
+    def slot_initial(self, var, slot):
+        del slot
+        return tf.fill(tf.shape(var), tf.constant(self.cfg.adagrad_initial_accumulator, var.dtype))
+
+    def _update(self, var, grad, lr, accum):
+        return tf.raw_ops.ResourceApplyAdagrad(var=var.handle, accum=accum.handle, lr=lr, grad=grad)
+
+
+OPTIMIZERS = {
+    "sgd": SGD,
+    "momentum": Momentum,
+    "adam": Adam,
+    "rmsprop": RMSProp,
+    "adagrad": Adagrad,
+}
 
 
 def make(cfg: OptimizerConfig, variables: Dict[str, tf.Variable]) -> Optimizer:

@@ -11,11 +11,12 @@ to its copy: TF1's replicated mode.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, NamedTuple
+from typing import Callable, Dict, NamedTuple, Optional
 
 import tensorflow as tf
 
 from tf1_train.tf2 import layers, models, optim
+from tf1_train.tf2.averages import WeightAverages
 
 SUM = tf.distribute.ReduceOp.SUM
 
@@ -35,8 +36,15 @@ def make_steps(
     global_batch: int,
     weight_decay: float,
     scale: float,
+    clip_norm: float = 0.0,
+    averages: Optional[WeightAverages] = None,
 ) -> Steps:
-    """Builds the train steps (global batch or per-replica input) and eval."""
+    """Builds the train steps (global batch or per-replica input) and eval.
+
+    ``clip_norm`` > 0: the summed (mean) gradient is clipped to that global
+    norm on every device before the update (TF1: ``Mode.clip``);
+    ``averages``: stepped after every update (--moving_average_decay).
+    """
     trainables = model.trainable_by_name
     names = list(trainables)
     variables = [trainables[n] for n in names]
@@ -64,8 +72,12 @@ def make_steps(
 
     def apply(losses, grads, stats):
         reduced = strategy.extended.batch_reduce_to(SUM, list(zip(grads, variables)))
+        if clip_norm > 0:  # each device clips its copy: identical norms, identical results
+            reduced = strategy.run(lambda g: tf.clip_by_global_norm(g, clip_norm)[0], (reduced,))
         optimizer.apply(strategy, list(zip(reduced, names)), trainables)
         update_moving_statistics(strategy, moving, stats)
+        if averages is not None:
+            averages.update(strategy, optimizer.step)
         return strategy.reduce(SUM, losses, axis=None)
 
     @tf.function

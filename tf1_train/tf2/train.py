@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
-from typing import Dict, List, NamedTuple
+from typing import Dict, List, NamedTuple, Optional
 
 import tensorflow as tf
 
@@ -12,6 +13,7 @@ from tf1_train import data, devices, prelude, report
 from tf1_train.config import Config
 from tf1_train.data import pipeline
 from tf1_train.tf2 import checkpoint, models, optim, steps
+from tf1_train.tf2.averages import WeightAverages
 from tf1_train.tf2.strategy import make_strategy
 from tf1_train.tf2.summaries import ScalarWriter
 
@@ -24,10 +26,12 @@ class Trainer(NamedTuple):
     model: models.Model
     optimizer: optim.Optimizer
     steps: steps.Steps
+    averages: Optional[WeightAverages] = None  # --moving_average_decay
 
     def state_by_name(self) -> Dict[str, tf.Variable]:
-        """Model variables and optimizer state by TF1 checkpoint name."""
-        return {**self.model.by_name, **self.optimizer.state_by_name()}
+        """Model variables, optimizer state and weight averages by TF1 checkpoint name."""
+        found = {**self.model.by_name, **self.optimizer.state_by_name()}
+        return {**found, **(self.averages.by_name if self.averages else {})}
 
 
 class RunResult(NamedTuple):
@@ -41,11 +45,15 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
     with strategy.scope():
         model = models.build(cfg.model, source.image_shape, source.num_classes)
         opt = optim.make(cfg.optimizer, model.trainable_by_name)
+        decay = cfg.optimizer.moving_average_decay
+        averages = WeightAverages(decay, model.trainable_by_name) if decay > 0 else None
     global_batch = cfg.data.batch_size * cfg.devices.num_towers
+    oc = cfg.optimizer
     compiled = steps.make_steps(
-        strategy, model, opt, global_batch, cfg.optimizer.weight_decay, source.scale
-    )
-    return Trainer(strategy, plan, model, opt, compiled)
+        strategy, model, opt, global_batch, oc.weight_decay, source.scale,
+        oc.gradient_clip_norm, averages,
+    )  # fmt: skip
+    return Trainer(strategy, plan, model, opt, compiled, averages)
 
 
 def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
@@ -139,10 +147,13 @@ def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None):
 
 
 def evaluate(trainer: Trainer, source) -> float:
+    """Test-set accuracy, with the weights' moving averages if there are any."""
     correct = total = 0
-    for images, labels in pipeline.eval_dataset(source, pipeline.EVAL_BATCH):
-        c, n = trainer.steps.eval(images, labels)
-        correct, total = correct + int(c), total + int(n)
+    averaged = trainer.averages.swapped_in() if trainer.averages else contextlib.nullcontext()
+    with averaged:
+        for images, labels in pipeline.eval_dataset(source, pipeline.EVAL_BATCH):
+            c, n = trainer.steps.eval(images, labels)
+            correct, total = correct + int(c), total + int(n)
     return correct / max(total, 1)
 
 

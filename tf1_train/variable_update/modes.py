@@ -46,6 +46,12 @@ class Mode:
     def moving_average_updates(self, built: Sequence[Tower]) -> List[tf.Operation]:
         raise NotImplementedError
 
+    def clip(self, grads_and_vars: GradsAndVars, norm: float) -> GradsAndVars:
+        """``aggregate``'s pairs with the gradient clipped to global ``norm``
+        (``tf.clip_by_global_norm``; 0: unchanged): the norm of the mean
+        gradient over every variable of the model."""
+        return clip_by_global_norm(grads_and_vars, norm) if norm > 0 else grads_and_vars
+
     def post_init_ops(self, num_towers: int) -> List[tf.Operation]:
         """Run after initialisation and after every restore."""
         return []
@@ -62,9 +68,10 @@ class Mode:
         """Where a model variable may live (checked by the placement report)."""
         return tuple(plan.param_devices)
 
-    def eval_scope(self):
-        """Variable scope of the eval replica: it reuses tower 0's variables."""
-        return v1.variable_scope(v1.get_variable_scope(), reuse=True)
+    def eval_scope(self, custom_getter=None):
+        """Variable scope of the eval replica: it reuses tower 0's variables
+        (through ``custom_getter``, e.g. their moving averages, if given)."""
+        return v1.variable_scope(v1.get_variable_scope(), reuse=True, custom_getter=custom_getter)
 
     def describe(self, plan: devices.DevicePlan) -> List[str]:
         """Start-up lines: towers -> devices, where variables live."""
@@ -139,6 +146,21 @@ class Replicated(Mode):
     def aggregate(self, built):
         return [gv for tower in self.all_reduce(built) for gv in tower]
 
+    def clip(self, grads_and_vars, norm):
+        """Each tower's copy set is clipped on its own device by its own
+        global norm: the copies' gradients are identical, so are the norms
+        and the clipped gradients, and the copies stay identical."""
+        if norm <= 0:
+            return grads_and_vars
+        by_tower: Dict[Optional[int], GradsAndVars] = {}
+        for grad, var in grads_and_vars:
+            by_tower.setdefault(naming.replica_index(var.op.name), []).append((grad, var))
+        clipped = []
+        for pairs in by_tower.values():
+            with tf.device(pairs[0][1].device):
+                clipped += clip_by_global_norm(pairs, norm)
+        return clipped
+
     def moving_average_updates(self, built):
         """Tower i recorded its own copy; each copy's update is computed on
         its tower's device from the same inputs in the same order, so all
@@ -186,11 +208,19 @@ class Replicated(Mode):
         )
 
     @contextlib.contextmanager
-    def eval_scope(self):
-        with v1.variable_scope(naming.replica_scope(0), reuse=True):
+    def eval_scope(self, custom_getter=None):
+        with v1.variable_scope(naming.replica_scope(0), reuse=True, custom_getter=custom_getter):
             yield
 
     def describe(self, plan):
         return super().describe(plan) + [
             "variables: one copy per tower, on its device (replicated)"
         ]
+
+
+def clip_by_global_norm(grads_and_vars: GradsAndVars, norm: float) -> GradsAndVars:
+    """The pairs with their gradients scaled by ``min(1, norm / global_norm)``;
+    a None gradient stays None."""
+    grads, variables = zip(*grads_and_vars)
+    clipped, _ = tf.clip_by_global_norm(list(grads), norm)
+    return list(zip(clipped, variables))
