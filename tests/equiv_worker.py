@@ -24,6 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tests.conftest import small_config  # noqa: E402
 
+AVERAGE = "/ExponentialMovingAverage"  # a weight average's name: <var>/ExponentialMovingAverage
+
 
 def case_config(case, train_dir):
     return small_config(
@@ -36,6 +38,7 @@ def case_config(case, train_dir):
         learning_rate=case["lr"],
         weight_decay=case.get("weight_decay", 0.0),
         dataset=case.get("dataset", "digits"),
+        **case.get("rules", {}),  # the legacy training rules' fields
     )
 
 
@@ -56,6 +59,7 @@ def run_tf1(case, out):
         initial = sess.run(g.model_variables)
         losses = [float(sess.run([g.train_op, g.loss])[1]) for _ in range(case["steps"])]
         final = sess.run(g.model_variables)
+        averages = sess.run({k: v for k, v in g.saved_variables.items() if k.endswith(AVERAGE)})
     with tf.Graph().as_default():
         v1.set_random_seed(cfg.run.seed)  # as graph.build does
         gb = cfg.data.batch_size * cfg.devices.num_towers
@@ -71,6 +75,7 @@ def run_tf1(case, out):
         labels=np.stack([b[1] for b in batches]),
         **{"init:" + k: v for k, v in initial.items()},
         **{"final:" + k: v for k, v in final.items()},
+        **{"average:" + k: v for k, v in averages.items()},
     )
 
 
@@ -85,11 +90,15 @@ def run_tf2(case, out):
     trainer = tf2_train.build(cfg, data.load_source(cfg.data), gpus_found=0)
     for name, var in trainer.model.by_name.items():
         var.assign(ref["init:" + name])
+    averages = trainer.averages.by_name if trainer.averages else {}
+    for name, avg in averages.items():  # they start at the initial weights, as in TF1
+        avg.assign(ref["init:" + name[: -len(AVERAGE)]])
     losses = [
         float(trainer.steps.train(tf.constant(x), tf.constant(y)))
         for x, y in zip(ref["images"], ref["labels"])
     ]
     final = {"final:" + n: v.numpy() for n, v in trainer.model.by_name.items()}
+    final.update({"average:" + n: v.numpy() for n, v in averages.items()})
     np.savez(out + "_tf2.npz", losses=np.array(losses), **final)
 
 
@@ -108,7 +117,7 @@ def run_keras(case, out):
         model = keras_fit.build_model(
             cfg.model, source.image_shape, source.num_classes, source.scale
         )
-        keras_fit.compile_model(model, cfg.optimizer)
+        keras_fit.compile_model(model, cfg.optimizer, strategy.num_replicas_in_sync)
     by_name = keras_fit.variables_by_tf1_name(model)
     for name, var in by_name.items():
         var.assign(ref["init:" + name])

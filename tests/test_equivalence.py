@@ -47,7 +47,38 @@ KERAS_GRID = list(itertools.product(KERAS_MODELS, OPTIMIZERS, TOWERS))
 CASES = [_case(*g) for g in GRID] + [_case(*g, keras=True) for g in KERAS_GRID]
 
 
-# The module's fixture trains 42 cases; a hang still ends in bounded time.
+def _rules_case(name, optimizer, lr, towers, keras=False, **rules):
+    """An mlp case with the legacy training rules' flags (config field -> value)."""
+    case = {**_case("mlp", "sgd", towers, keras), "optimizer": optimizer, "lr": lr}
+    return {**case, "id": f"mlp-{name}-{towers}" + ("-keras" if keras else ""), "rules": rules}
+
+
+STAIRCASE = {"lr_schedule": "exponential", "lr_staircase": True, "lr_decay_steps": 10}
+POLYNOMIAL = {"lr_schedule": "polynomial", "lr_decay_steps": 40, "lr_end": 0.01, "lr_power": 2.0}
+CASES += [
+    _rules_case(
+        "adam-rules", "adam", 0.003, 2, adam_beta1=0.8, adam_beta2=0.99, adam_epsilon=1e-6,
+        gradient_clip_norm=0.5, moving_average_decay=0.9, variable_update="replicated",
+        lr_decay_factor=0.7, **STAIRCASE,
+    ),
+    _rules_case(
+        "adagrad-rules", "adagrad", 0.05, 2, adagrad_initial_accumulator=0.2,
+        gradient_clip_norm=1.0, moving_average_decay=0.95, **POLYNOMIAL,
+    ),
+    _rules_case(
+        "rmsprop-rules", "rmsprop", 0.002, 2, rmsprop_decay=0.95, rmsprop_momentum=0.5,
+        rmsprop_epsilon=1e-6, variable_update="replicated",
+    ),
+    _rules_case(
+        "adagrad-clip", "adagrad", 0.05, 1, keras=True, gradient_clip_norm=1.0,
+        adagrad_initial_accumulator=0.2,
+    ),
+    _rules_case("adam-betas", "adam", 0.003, 2, keras=True, adam_beta1=0.8, adam_beta2=0.99,
+                adam_epsilon=1e-6),
+]  # fmt: skip
+
+
+# The module's fixture trains 47 cases; a hang still ends in bounded time.
 pytestmark = pytest.mark.timeout(900)
 
 SHARDS = 3  # 2 cores; a third chain fills the gaps of process starts and tracing
@@ -90,7 +121,8 @@ def test_tf1_towers_and_tf2_mirrored_agree(results, case):
     # Stronger than the issue's tolerance, and what a CPU delivers here: the
     # same kernels on the same inputs (tf1_train/tf2/optim.py) leave every
     # final weight and moving statistic bit-identical after 51 steps.
-    for key in (k for k in tf1.files if k.startswith("final:")):
+    # So are the weights' moving averages (--moving_average_decay cases).
+    for key in (k for k in tf1.files if k.startswith(("final:", "average:"))):
         np.testing.assert_array_equal(tf2[key], tf1[key], err_msg=key)
 
 

@@ -70,10 +70,13 @@ def make_steps(
         part = slice(i * per_replica, (i + 1) * per_replica)
         return replica_step(images[part], labels[part])
 
+    def clip(grads):
+        return tf.clip_by_global_norm(grads, clip_norm)[0]
+
     def apply(losses, grads, stats):
         reduced = strategy.extended.batch_reduce_to(SUM, list(zip(grads, variables)))
         if clip_norm > 0:  # each device clips its copy: identical norms, identical results
-            reduced = strategy.run(lambda g: tf.clip_by_global_norm(g, clip_norm)[0], (reduced,))
+            reduced = strategy.run(clip, args=(reduced,))
         optimizer.apply(strategy, list(zip(reduced, names)), trainables)
         update_moving_statistics(strategy, moving, stats)
         if averages is not None:
