@@ -127,6 +127,42 @@ COMMAND_LINE = [
     ),
 ]
 
+# The legacy training rules (tests/test_training_rules.py): each out of range.
+RULES = [
+    Bad("adam_beta1=1", ["--adam_beta1=1"], "--adam_beta1: got 1.0", "must be in [0, 1)"),
+    Bad("adam_beta2<0", ["--adam_beta2=-0.1"], "--adam_beta2: got -0.1", "must be in [0, 1)"),
+    Bad("adam_epsilon=0", ["--adam_epsilon=0"], "--adam_epsilon: got 0.0", "must be > 0"),
+    Bad("rmsprop_decay=1", ["--rmsprop_decay=1"], "--rmsprop_decay", "must be in [0, 1)"),
+    Bad("rmsprop_momentum=2", ["--rmsprop_momentum=2"], "--rmsprop_momentum", "in [0, 1)"),
+    Bad("rmsprop_epsilon<0", ["--rmsprop_epsilon=-1e-10"], "--rmsprop_epsilon", "must be > 0"),
+    Bad(
+        "adagrad_initial_accumulator=0",
+        ["--optimizer=adagrad", "--adagrad_initial_accumulator=0"],
+        "--adagrad_initial_accumulator",
+        "must be > 0",
+    ),
+    Bad("lr_end<0", ["--lr_schedule=polynomial", "--lr_end=-1"], "--lr_end", "must be >= 0"),
+    Bad("lr_power=0", ["--lr_schedule=polynomial", "--lr_power=0"], "--lr_power", "must be > 0"),
+    Bad("lr_staircase constant", ["--lr_staircase"], "--lr_staircase", "exponential only"),
+    Bad("gradient_clip_norm<0", ["--gradient_clip_norm=-1"], "--gradient_clip_norm", ">= 0"),
+    Bad("gradient_clip_norm=nan", ["--gradient_clip_norm=nan"], "--gradient_clip_norm", ">= 0"),
+    Bad("moving_average_decay=1", ["--moving_average_decay=1"], "--moving_average_dec", "[0, 1)"),
+    Bad(
+        "tf2 keras moving_average_decay",
+        ["--route=keras", "--moving_average_decay=0.99"],
+        "--moving_average_decay",
+        "use --route=custom",
+        module=TF2_MAIN,
+    ),
+    Bad(
+        "tf2 keras clip on 2 replicas",
+        ["--route=keras", "--num_gpus=2", "--gradient_clip_norm=1"],
+        "--gradient_clip_norm",
+        "use --route=custom or --num_gpus=1",
+        module=TF2_MAIN,
+    ),
+]
+
 # These need TensorFlow (GPU count, data, the checkpoint) or the file system.
 RUNTIME = [
     Bad("batch the data cannot fill", ["--batch_size=5000"], "--batch_size=5000", "lower"),
@@ -251,7 +287,9 @@ TF2 = [
     ),
 ]
 
-BAD = ENUMS + COUNTS + NUMBERS + COMBINATIONS + COMMAND_LINE + RUNTIME + DATA + CLUSTER + TF2
+BAD = (
+    ENUMS + COUNTS + NUMBERS + COMBINATIONS + RULES + COMMAND_LINE + RUNTIME + DATA + CLUSTER + TF2
+)
 
 
 @pytest.fixture(scope="module")

@@ -24,6 +24,11 @@ from tf1_train.errors import UserError
         (cfglib.OptimizerConfig, "optimizer", "lbfgs", "--optimizer"),
         (cfglib.OptimizerConfig, "momentum", 1.0, "--momentum"),
         (cfglib.OptimizerConfig, "lr_boundaries", (20, 10), "--lr_boundaries"),
+        (cfglib.OptimizerConfig, "adam_beta2", 1.0, "--adam_beta2"),
+        (cfglib.OptimizerConfig, "rmsprop_epsilon", 0.0, "--rmsprop_epsilon"),
+        (cfglib.OptimizerConfig, "gradient_clip_norm", math.inf, "--gradient_clip_norm"),
+        (cfglib.OptimizerConfig, "moving_average_decay", -0.5, "--moving_average_decay"),
+        (cfglib.OptimizerConfig, "lr_staircase", True, "--lr_staircase"),
         (cfglib.RunConfig, "train_steps", -1, "--train_steps"),
     ],
 )
