@@ -51,7 +51,7 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
     oc = cfg.optimizer
     compiled = steps.make_steps(
         strategy, model, opt, global_batch, oc.weight_decay, source.scale,
-        oc.gradient_clip_norm, averages,
+        clip_norm=oc.gradient_clip_norm, averages=averages,
     )  # fmt: skip
     return Trainer(strategy, plan, model, opt, compiled, averages)
 
