@@ -114,7 +114,7 @@ def _pool(x: tf.Tensor, name: str) -> tf.Tensor:
     return tf.nn.max_pool2d(x, ksize=3, strides=2, padding="SAME", name=name)
 
 
-def inference(images: tf.Tensor, is_training, num_classes: int) -> tf.Tensor:
+def inference(images: tf.Tensor, is_training: bool, num_classes: int) -> tf.Tensor:
     """The tutorial's network: logits ``[batch, num_classes]`` for ``images``.
 
     conv1 5x5x64 + ReLU, pool 3x3/2, LRN; conv2 5x5x64 + ReLU, LRN, pool;
