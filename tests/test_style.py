@@ -13,7 +13,17 @@ PACKAGE = ROOT / "tf1_train"
 def test_ruff_lint_and_format_are_clean():
     for args in (["check"], ["format", "--check"]):
         out = subprocess.run(
-            [sys.executable, "-m", "ruff", *args, "tf1_train", "tests", "scripts", "setup.py"],
+            [
+                sys.executable,
+                "-m",
+                "ruff",
+                *args,
+                "tf1_train",
+                "tests",
+                "scripts",
+                "examples",
+                "setup.py",
+            ],
             cwd=ROOT,
             capture_output=True,
             text=True,
