@@ -73,7 +73,19 @@ def batchnorm_variants(tf, L):
     g = L.batch_normalization(
         x, training=True, gamma_regularizer=_l2(tf, 0.5), beta_regularizer=_l2(tf, 0.25)
     )
-    return {"a": a, "b": b, "c": c, "d": d, "e": e, "g": g}, {x: data, flat: fdata}, [x, flat]
+    h = L.batch_normalization(x)  # the legacy default: training=False
+    layer = L.BatchNormalization(momentum=0.8)
+    i = layer(x, training=True) + layer(x * 3.0, training=True)
+    fetches = {"a": a, "b": b, "c": c, "d": d, "e": e, "g": g, "h": h, "i": i}
+    return fetches, {x: data, flat: fdata}, [x, flat]
+
+
+def batchnorm_5d(tf, L):
+    x, data = _input(tf, [2, 3, 2, 2, 3], seed=9)
+    a = L.batch_normalization(x, training=True)
+    b = L.batch_normalization(x, axis=1, training=True)
+    c = L.batch_normalization(x, axis=2, training=True)
+    return {"a": a, "b": b, "c": c}, {x: data}, [x]
 
 
 def dropout_training(tf, L):
@@ -82,7 +94,9 @@ def dropout_training(tf, L):
     a = L.dropout(x, rate=0.25, seed=5, training=True)
     b = L.dropout(x, rate=0.5, noise_shape=[8, 1], seed=6, training=True)
     c = L.dropout(x, rate=0.5, training=False)
-    return {"a": a, "b": b, "c": c}, {x: data}, [x]
+    layer = L.Dropout(0.5, seed=9)
+    d = layer(x, training=True) - layer(x, training=True)
+    return {"a": a, "b": b, "c": c, "d": d}, {x: data}, [x]
 
 
 def reuse_twice(tf, L):
@@ -117,13 +131,16 @@ def unnamed_in_scope(tf, L):
         a = L.dense(x, 4)
         b = L.dense(x, 4)
         c = L.dense(b, 3, name="head")
+        b2 = L.dense(x * 2.0, 4, reuse=True)  # unnamed + reuse: block/dense again
     with tf.compat.v1.variable_scope("block_b"):
         layer = L.Dense(3, name="named_class")
         d = layer(a) + layer(b)
         e = L.Dense(3)(a)
         f = L.BatchNormalization()(c, training=True)
+        h = L.Dense(2, name="twice")(a) + L.Dense(2, name="twice")(a)
     g = L.dense(x, 2)
-    return {"a": a, "b": b, "c": c, "d": d, "e": e, "f": f, "g": g}, {x: data}, [x]
+    fetches = {"a": a, "b": b, "b2": b2, "c": c, "d": d, "e": e, "f": f, "g": g, "h": h}
+    return fetches, {x: data}, [x]
 
 
 def conv_family(tf, L):
@@ -158,6 +175,7 @@ MODELS = {
         convnet_infer,
         convnet_bool_tensor,
         batchnorm_variants,
+        batchnorm_5d,
         dropout_training,
         reuse_twice,
         unnamed_in_scope,
@@ -230,7 +248,10 @@ def measure(tf, L, name, weights=None, restore=None, save_to=None):
             values = sess.run([fetches[k] for k in outs] + grads + reg, feed)
             for update in updates:  # one at a time: two on one variable would race
                 sess.run(update, feed)
-            arrays.update({"after/" + v.name: sess.run(v) for v in variables})
+            after = {"after/" + v.name: sess.run(v) for v in variables}
+    # Only what the updates changed: a variable changed on one side only shows
+    # up as a key on that side.
+    arrays.update({k: v for k, v in after.items() if not np.array_equal(v, arrays["w" + k[5:]])})
     names = [f"out/{k}" for k in outs]
     names += [f"grad/{v.name}" for v in trainable] + [f"grad/input{i}" for i in range(len(inputs))]
     names += [f"reg/{t.name}" for t in reg]

@@ -13,6 +13,7 @@ batch normalization.
 
 import functools
 import json
+import os
 import pathlib
 import types
 
@@ -34,6 +35,8 @@ def _golden(name):
         pytest.skip(
             f"the legacy layers could not run {name} when the goldens were made: {golden['error']}"
         )
+    if name == "channels_first" and os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0":
+        pytest.skip("CPU kernels without oneDNN have no NCHW pooling gradients (legacy layers too)")
     return golden
 
 
@@ -71,6 +74,24 @@ def test_legacy_checkpoint_restores_into_our_graph(name):
     _assert_arrays_close(arrays, dict(np.load(GOLDENS / f"{name}.npz")), name)
 
 
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda x: layers.batch_normalization(x, renorm=True), "does not implement renorm"),
+        (lambda x: layers.dense(x, 2, activation="gelu_nope"), "unknown activation"),
+        (lambda x: layers.conv2d(x, 2, 3, padding="full"), "padding must be"),
+        (lambda x: layers.max_pooling2d(x, 2, 2, data_format="NHWC"), "data_format must be"),
+        (lambda x: layers.dense(tf.reshape(x, [-1]), 2), "rank >= 2"),
+        (lambda x: layers.conv3d(x, 2, 3), "has no 'conv3d'"),
+    ],
+)
+def test_unsupported_arguments_are_refused_with_what_is_valid(call, message):
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [2, 4, 4, 3])
+        with pytest.raises((ValueError, AttributeError), match=message):
+            call(x)
+
+
 def test_goldens_cover_the_models_the_layers_are_held_to():
     made = {name for name, m in REPORT["models"].items() if "error" not in m}
     assert {"mlp", "convnet_train", "convnet_infer", "reuse_twice", "unnamed_in_scope"} <= made
@@ -81,7 +102,7 @@ def _tensorflow_private_layers():
     """TensorFlow 2.21's own legacy dense/conv/pool layers, still importable."""
     from tensorflow.python.layers import convolutional, core, pooling
 
-    names = ["dense", "dropout", "flatten", "Dense"]
+    names = ["dense", "flatten", "Dense"]
     names += ["conv2d", "conv2d_transpose", "separable_conv2d"]
     names += ["max_pooling2d", "average_pooling2d"]
     found = {}
@@ -92,7 +113,9 @@ def _tensorflow_private_layers():
     return types.SimpleNamespace(**found)
 
 
-@pytest.mark.parametrize("name", ["mlp", "dropout_training", "conv_family"])
+# Not dropout_training: TensorFlow's private Dropout gives every call of one
+# seeded layer the same seed; tf_keras's, and ours, advance it per call.
+@pytest.mark.parametrize("name", ["mlp", "conv_family"])
 def test_matches_tensorflows_private_legacy_layers(name):
     private = _tensorflow_private_layers()
     theirs_meta, theirs = models.measure(tf, private, name)
