@@ -80,6 +80,7 @@ def test_legacy_checkpoint_restores_into_our_graph(name):
         (lambda x: layers.batch_normalization(x, renorm=True), "does not implement renorm"),
         (lambda x: layers.dense(x, 2, activation="gelu_nope"), "unknown activation"),
         (lambda x: layers.conv2d(x, 2, 3, padding="full"), "padding must be"),
+        (lambda x: layers.conv2d(x, 2, 3, kernel_initializer="orthogonal"), "unknown initializer"),
         (lambda x: layers.max_pooling2d(x, 2, 2, data_format="NHWC"), "data_format must be"),
         (lambda x: layers.dense(tf.reshape(x, [-1]), 2), "rank >= 2"),
         (lambda x: layers.conv3d(x, 2, 3), "has no 'conv3d'"),
@@ -90,6 +91,23 @@ def test_unsupported_arguments_are_refused_with_what_is_valid(call, message):
         x = tf.compat.v1.placeholder(tf.float32, [2, 4, 4, 3])
         with pytest.raises((ValueError, AttributeError), match=message):
             call(x)
+
+
+@pytest.mark.parametrize(
+    "initializer, fan, uniform",
+    [("he_normal", 2 / 400, False), ("he_uniform", 2 / 400, True), (None, 2 / 600, True)],
+)
+def test_initializer_names_follow_the_keras_definitions(initializer, fan, uniform):
+    # Keras: variance scale/fan; uniform in +-sqrt(3 var); None is Glorot uniform.
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 400])
+        layers.dense(x, 200, kernel_initializer=initializer)
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            (kernel,) = sess.run(tf.compat.v1.trainable_variables("dense/kernel"))
+    assert abs(kernel.std() / np.sqrt(fan) - 1) < 0.05
+    bound = np.sqrt(3 * fan) if uniform else 2 * np.sqrt(fan) / 0.87962566
+    assert np.abs(kernel).max() <= bound
 
 
 def test_goldens_cover_the_models_the_layers_are_held_to():

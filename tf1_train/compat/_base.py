@@ -35,6 +35,31 @@ _ACTIVATIONS = {
 }
 
 
+# Initializer names the legacy layers accepted, as v1 initializers with the
+# Keras definitions (variance scaling: scale, mode, distribution).
+_SCALING = {
+    "glorot_uniform": (1.0, "fan_avg", "uniform"),
+    "glorot_normal": (1.0, "fan_avg", "truncated_normal"),
+    "he_uniform": (2.0, "fan_in", "uniform"),
+    "he_normal": (2.0, "fan_in", "truncated_normal"),
+    "lecun_uniform": (1.0, "fan_in", "uniform"),
+    "lecun_normal": (1.0, "fan_in", "truncated_normal"),
+}
+
+
+def get_initializer(initializer: Any):
+    """None (the scope's, else Glorot uniform), a callable, or a Keras name."""
+    if not isinstance(initializer, str):
+        return initializer
+    if initializer in ("zeros", "ones"):
+        return ZEROS if initializer == "zeros" else ONES
+    if initializer in _SCALING:
+        scale, mode, distribution = _SCALING[initializer]
+        return v1.variance_scaling_initializer(scale, mode, distribution)
+    valid = sorted(["zeros", "ones", *_SCALING])
+    raise ValueError(f"unknown initializer {initializer!r}; valid: a callable or {valid}")
+
+
 def get_activation(activation: Any) -> Optional[Callable]:
     """Callable, None, or one of the common Keras activation names."""
     if activation is None or callable(activation):
@@ -192,7 +217,7 @@ class Layer:
             name,
             shape=shape,
             dtype=dtype,
-            initializer=initializer,
+            initializer=get_initializer(initializer),
             trainable=trainable and self.trainable,
             constraint=constraint,
             **kwargs,
