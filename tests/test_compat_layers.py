@@ -12,9 +12,12 @@ batch normalization.
 """
 
 import functools
+import importlib.util
 import json
 import os
 import pathlib
+import subprocess
+import sys
 import types
 
 import compat_layer_models as models
@@ -108,6 +111,16 @@ def test_initializer_names_follow_the_keras_definitions(initializer, fan, unifor
     assert abs(kernel.std() / np.sqrt(fan) - 1) < 0.05
     bound = np.sqrt(3 * fan) if uniform else 2 * np.sqrt(fan) / 0.87962566
     assert np.abs(kernel).max() <= bound
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("tf_keras") is not None, reason="tf_keras is here: it would run"
+)
+def test_golden_script_says_where_to_run_it_without_tf_keras():
+    script = GOLDENS.parents[2] / "scripts" / "make_layer_goldens.py"
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith("error: tf_keras is not installed") and out.stderr.count("\n") == 1
 
 
 def test_goldens_cover_the_models_the_layers_are_held_to():

@@ -44,6 +44,7 @@ def inference(images, is_training):
 
 
 def main(_):
+    tf.set_random_seed(0)
     images = tf.placeholder(tf.float32, [None, 8, 8, 1])
     labels = tf.placeholder(tf.int64, [None])
     is_training = tf.placeholder_with_default(True, [], name="is_training")

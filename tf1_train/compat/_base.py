@@ -157,7 +157,7 @@ class Layer:
 
     @property
     def trainable_variables(self) -> list:
-        return [v for v in self.variables if v in v1.trainable_variables()]
+        return [v for v in self.variables if v.trainable]
 
     def _set_scope(self, scope=None) -> None:
         if self._scope is not None:
