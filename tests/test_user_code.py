@@ -186,3 +186,24 @@ def test_preprocess_sets_the_input_and_a_resumed_run_crops_as_before(tmp_path, s
     reader = tf.train.load_checkpoint(str(tmp_path / "whole"))
     assert reader.get_variable_to_shape_map()["fc1/weights"] == [36, 256]  # 6x6 crops
     assert whole.summary["test_accuracy"] > 0.0
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_legacy_layers_model_trains_on_the_towers_with_its_batch_norm_and_regularizer(
+    tmp_path, mode, capsys
+):
+    cfg = small_config(
+        tmp_path,
+        model="tests.user_models.legacy_layers_model:build",
+        towers=2,
+        steps=8,
+        variable_update=mode,
+        optimizer="momentum",
+    )
+    result = train.run(cfg, gpus_found=0)
+    assert "+ 1 REGULARIZATION_LOSSES term(s)" in capsys.readouterr().out
+    reader = tf.train.load_checkpoint(str(tmp_path))
+    for name in ("bn1/moving_mean", "bn2/moving_variance"):
+        start = 0.0 if name.endswith("mean") else 1.0
+        assert np.max(np.abs(reader.get_tensor(name) - start)) > 1e-3, name  # they moved
+    assert result.losses[-1] < result.losses[0]

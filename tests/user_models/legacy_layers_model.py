@@ -20,6 +20,12 @@ def build(images: tf.Tensor, is_training, num_classes: int) -> tf.Tensor:
     net = layers.conv2d(net, 32, 3, padding="same", name="conv2")
     net = tf.nn.relu(layers.batch_normalization(net, training=is_training, name="bn2"))
     net = layers.flatten(net)
-    net = layers.dense(net, 64, activation=tf.nn.relu, name="fc1")
+    net = layers.dense(
+        net,
+        64,
+        activation=tf.nn.relu,
+        kernel_regularizer=lambda w: 1e-3 * tf.nn.l2_loss(w),  # contrib's l2_regularizer
+        name="fc1",
+    )
     net = layers.dropout(net, rate=0.25, training=is_training)
     return layers.dense(net, num_classes, name="logits")
