@@ -216,6 +216,29 @@ def tf_renames() -> Dict[str, str]:
     return table
 
 
+# Names tf_upgrade_v2 renames although TF 2.21 has them (with TF 2 semantics: broadcasting
+# tf.where, v2 initializers): they run as written, so no rename finding. Keras names are
+# left to the Keras rules: the upgrade script's Keras targets predate Keras 3.
+TF2_HAS_PREFIXES = ("tf.debugging.assert_", "tf.keras.")
+TF2_HAS = frozenset(
+    "tf." + name
+    for name in (
+        "assert_equal assert_greater assert_less assert_rank data.Iterator losses.Reduction "
+        "nn.avg_pool nn.ctc_loss nn.max_pool nn.space_to_batch saved_model.load "
+        "space_to_batch_nd test.compute_gradient where constant_initializer ones_initializer "
+        "zeros_initializer random_normal_initializer random_uniform_initializer"
+    ).split()
+    + [
+        "initializers." + init
+        for init in (
+            "constant glorot_normal glorot_uniform he_normal he_uniform identity lecun_normal "
+            "lecun_uniform ones orthogonal random_normal random_uniform truncated_normal "
+            "variance_scaling zeros"
+        ).split()
+    ]
+)
+
+
 def renamed(path: str) -> Optional[Tuple[str, str]]:
     """(old `tf.` name, new name) for the longest prefix of a `tensorflow.X` path TF renames."""
     if not path.startswith("tensorflow.") or path.startswith(V1):
@@ -224,6 +247,8 @@ def renamed(path: str) -> Optional[Tuple[str, str]]:
     table = tf_renames()
     for end in range(len(parts), 1, -1):
         old = ".".join(parts[:end])
+        if old in TF2_HAS or old.startswith(TF2_HAS_PREFIXES):
+            return None
         if old in table:
             return old, table[old]
     return None
