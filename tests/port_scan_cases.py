@@ -225,6 +225,11 @@ CASES: List[Case] = [
         TF + "y = tf.nn.dropout(x, rate=0.1)\nz = tf.compat.v1.nn.dropout(x, 0.9)\n",
     ),
     Case(
+        "keras-input-tensor",
+        TF + "u = tf.keras.layers.Input(tensor=users)  # expect: keras-input-tensor\n",
+        TF + "u = tf.keras.Input(shape=(3,))\n",
+    ),
+    Case(
         "renamed-args",
         TF + "m = tf.reduce_mean(x, axis=1, keep_dims=True)  # expect: renamed-args\n",
         V1 + "m = tf.reduce_mean(x, axis=1, keep_dims=True)\n",

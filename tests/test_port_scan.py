@@ -124,6 +124,7 @@ def test_bad_input_is_one_error_line_each_and_the_rest_is_still_scanned(tmp_path
         (["scan"], "scan needs at least one PATH"),
         (["scan", "a.py", "--json"], "--json needs a FILE"),
         (["scan", "--fast", "a.py"], "unknown option --fast; valid: --json FILE"),
+        (["scan", __file__, "--json", "/no/such/dir/x.json"], "--json /no/such/dir/x.json: cannot"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(capsys, argv, says):
@@ -208,14 +209,14 @@ def test_removed_modules_and_v1_only_names_are_gone_from_tf_2():
     gone = "contrib estimator layers Session placeholder app gfile logging flags to_float GraphKeys"
     assert [name for name in gone.split() if hasattr(tf, name)] == []
     assert not hasattr(v1, "estimator")
-    with pytest.raises(ModuleNotFoundError):
-        __import__("tensorflow.contrib")
+    pytest.raises(ModuleNotFoundError, __import__, "tensorflow.contrib")
     for name in ("Session", "placeholder", "app", "gfile", "logging", "flags", "GraphKeys"):
         assert hasattr(v1, name), name
-    with pytest.raises(ImportError, match="Keras 3"):
-        tf.keras.optimizers.legacy.SGD(0.1)
-    with pytest.raises(AttributeError, match="Keras 3"):
-        v1.nn.rnn_cell.LSTMCell(4)
+    pytest.raises(ImportError, tf.keras.optimizers.legacy.SGD, 0.1).match("Keras 3")
+    pytest.raises(AttributeError, lambda: v1.nn.rnn_cell.LSTMCell(4)).match("Keras 3")
+    with pytest.raises(ValueError, match="KerasTensor"):
+        tf.keras.layers.Input(tensor=tf.zeros([2, 3]))
+    assert not {"get_session", "learning_phase"} & set(dir(tf.keras.backend))
 
 
 def test_supervisor_and_sync_replicas_still_run_under_compat_v1():

@@ -18,6 +18,7 @@ from tf1_train.port.rules import (
     ROW_EAGER,
     ROW_KERAS_IN_V1,
     ROW_SUMMARY,
+    ROW_TF_KERAS,
     V1,
     WORKS,
     _rule,
@@ -80,6 +81,14 @@ _rule(
     ROW_ARGS,
 )
 _rule(
+    "keras-input-tensor",
+    BREAKS,
+    "call the layers on the tensor itself (tf1_train.compat.layers in a v1 graph), or tf_keras "
+    "with TF_USE_LEGACY_KERAS=1: Keras 3's Input(tensor=...) raises 'must be a KerasTensor'",
+    "leaves it unchanged and reports nothing",
+    ROW_TF_KERAS,
+)
+_rule(
     "renamed-args",
     RENAME,
     "{rename}",
@@ -98,6 +107,9 @@ V1_GRAPH_NAMES = SESSION_NAMES + (
     "train.Saver",
     "global_variables_initializer",
     "train.MonitoredTrainingSession",
+)
+KERAS_INPUTS = tuple(
+    p + name for p in ("tensorflow.", V1, "") for name in ("keras.Input", "keras.layers.Input")
 )
 _REDUCE = {"keep_dims": "keepdims", "reduction_indices": "axis"}
 RENAMED_ARGS: Dict[str, Dict[str, str]] = {
@@ -166,6 +178,8 @@ def call_findings(
             arg_path = resolve(arg.func) if isinstance(arg, ast.Call) else resolve(arg)
             if _device_function(arg, functions, arg_path):
                 yield node, "device-function", ast.unparse(node), {}
+        if path in KERAS_INPUTS and any(kw.arg == "tensor" for kw in node.keywords):
+            yield node, "keras-input-tensor", ast.unparse(node.func) + "(tensor=...)", {}
         if path == "tensorflow.nn.dropout" and len(node.args) >= 2:
             yield node, "dropout-positional", ast.unparse(node.func) + "(x, keep_prob)", {}
         for kw in node.keywords:

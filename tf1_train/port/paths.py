@@ -54,7 +54,13 @@ NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
         tuple(
             p + "keras.backend." + n
             for p in (V1, "tensorflow.")
-            for n in ("get_session", "set_session")
+            for n in (
+                "get_session",
+                "set_session",
+                "learning_phase",
+                "set_learning_phase",
+                "manual_variable_initialization",
+            )
         ),
         False,
     ),

@@ -172,7 +172,8 @@ _rule(
 _rule(
     "keras-session",
     BREAKS,
-    "Keras 3 has no session: tf.compat.v1.Session / tf.compat.v1.get_default_session()",
+    "Keras 3's backend has no session or learning phase: tf.compat.v1.Session / "
+    "get_default_session(), and pass training= explicitly",
     LEAVES,
     ROW_TF_KERAS,
 )

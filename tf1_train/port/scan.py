@@ -259,5 +259,9 @@ def main(argv: Sequence[str]) -> int:
     if json_to == "-":
         print(as_json(report))
     elif json_to:
-        pathlib.Path(json_to).write_text(as_json(report) + "\n")
+        try:
+            pathlib.Path(json_to).write_text(as_json(report) + "\n")
+        except OSError as e:
+            print(f"error: --json {json_to}: cannot write: {e.strerror}", file=sys.stderr)
+            return 2
     return exit_status(report)
