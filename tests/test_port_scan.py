@@ -1,9 +1,5 @@
-"""`python -m tf1_train.port scan`: each rule, aliases, exit codes, JSON, legacy-style excerpts.
-
-The scanner's claims about TensorFlow 2.21 are checked here against TensorFlow
-itself where that is cheap (tests named after the behaviour, which
-docs/PORTING.md cites), and its claims about tf_upgrade_v2 by running it.
-"""
+"""`python -m tf1_train.port scan`: rules, aliases, exit codes, JSON, legacy-style excerpts, and
+what TensorFlow 2.21 and tf_upgrade_v2 really do with the constructs (cited by docs/PORTING.md)."""
 
 import json
 import pathlib
@@ -91,6 +87,8 @@ def test_names_that_are_not_tensorflow_are_left_alone(tmp_path):
         ("import tensorflow as tf\ny = tf.to_float(x)\n", 0),  # rename only
         ("import tensorflow as tf\ny = tf.nn.dropout(x, 0.9)\n", 0),  # changes numbers only
         ("import tensorflow as tf\ny = tf.layers.dense(x, 3)\n", 1),
+        ("try:\n    import tensorflow.contrib\nexcept ImportError:\n    pass\n", 0),
+        ("try:\n    import tensorflow.contrib\nexcept ImportError:\n    raise\n", 1),
     ],
 )
 def test_exit_status_is_1_only_when_something_breaks(tmp_path, capsys, source, status):

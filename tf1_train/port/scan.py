@@ -134,7 +134,8 @@ def _guarded_imports(tree: ast.AST) -> set:
         for handler in node.handlers:
             names = ast.unparse(handler.type) if handler.type else "Exception"
             raises = any(isinstance(n, ast.Raise) for n in ast.walk(handler))
-            if not raises and any(e in names for e in ("ImportError", "Exception")):
+            caught = ("ImportError", "ModuleNotFoundError", "Exception")
+            if not raises and any(e in names for e in caught):
                 guarded |= {id(n) for b in node.body for n in ast.walk(b)}
     return guarded
 
