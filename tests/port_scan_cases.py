@@ -247,6 +247,7 @@ UPGRADE_TF = (
     "opt = tf.keras.optimizers.Adam()\n"
     "r = tf.image.resize_images(x, [6, 6])\n"
     "s = tf.Session()\n"
+    "k = tf.keras.backend.get_session()\n"
 )
 UPGRADE_V1 = (
     "import tensorflow.compat.v1 as tf\n"

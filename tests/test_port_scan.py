@@ -11,6 +11,7 @@ import pytest
 import tensorflow as tf
 
 from tests.port_scan_cases import CASES, UPGRADE_TF, UPGRADE_V1, expected_lines
+from tests.test_docs import _rows
 from tf1_train.port import __main__ as port_main
 from tf1_train.port import paths
 from tf1_train.port import scan as scanner
@@ -39,16 +40,10 @@ def test_each_rule_fires_on_its_trigger_and_not_on_its_twin(tmp_path, case):
     assert _lines(_scan(tmp_path, case.clean), case.rule) == []
 
 
-def _porting_first_cells():
-    text = (ROOT / "docs" / "PORTING.md").read_text()
-    rows = [line for line in text.splitlines() if line.startswith("|")]
-    return [row.strip("|").split("|")[0] for row in rows if not set(row) <= set("|- ")]
-
-
 def test_every_rule_has_cases_a_severity_and_exactly_one_porting_row():
     assert len(RULES) >= 30
     assert sorted(c.rule for c in CASES) == sorted(RULES)
-    cells = _porting_first_cells()
+    cells = [row[0] for row in _rows((ROOT / "docs" / "PORTING.md").read_text())]
     for rule in RULES.values():
         assert rule.severity in SEVERITIES, rule
         assert sum(rule.row in cell for cell in cells) == 1, rule
@@ -214,7 +209,8 @@ def test_removed_modules_and_v1_only_names_are_gone_from_tf_2():
     pytest.raises(AttributeError, lambda: v1.nn.rnn_cell.LSTMCell(4)).match("Keras 3")
     with pytest.raises(ValueError, match="KerasTensor"):
         tf.keras.layers.Input(tensor=tf.zeros([2, 3]))
-    assert not {"get_session", "learning_phase"} & set(dir(tf.keras.backend))
+    backends = dir(tf.keras.backend) + dir(v1.keras.backend)
+    assert not {"get_session", "learning_phase"} & set(backends)
 
 
 def test_supervisor_and_sync_replicas_still_run_under_compat_v1():
@@ -391,6 +387,7 @@ def test_tf_upgrade_v2_blind_spots():
     assert lines[5] == "tf.summary.scalar('loss', b)" and "converted to tf.compat.v1.summary" in log
     assert lines[6] == "opt = tf.keras.optimizers.legacy.Adam()"  # raises under Keras 3
     assert lines[7] == "r = tf.image.resize(x, [6, 6])"  # other numbers
+    assert lines[9] == "k = tf.compat.v1.keras.backend.get_session()"  # Keras 3 has none
     assert "disable_eager_execution" not in text
     assert "tf_keras" not in log and "tf_slim" not in log
     text, log = _upgrade(UPGRADE_V1)

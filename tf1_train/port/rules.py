@@ -174,7 +174,7 @@ _rule(
     BREAKS,
     "Keras 3's backend has no session or learning phase: tf.compat.v1.Session / "
     "get_default_session(), and pass training= explicitly",
-    LEAVES,
+    "renames it to tf.compat.v1.keras.backend.*, which Keras 3 lacks too",
     ROW_TF_KERAS,
 )
 _rule(
@@ -230,7 +230,8 @@ _rule(
     WORKS,
     "none needed under tf.compat.v1; tf.keras.optimizers.schedules.ExponentialDecay("
     "staircase=True) called on the global step gives the same numbers",
-    "renames to tf.compat.v1.train.* and says 'switch to tf.keras.optimizers.schedules' (INFO)",
+    "renames to tf.compat.v1.train.* (for exponential_decay it also suggests "
+    "tf.keras.optimizers.schedules, INFO)",
     ROW_DECAY,
 )
 _rule(
@@ -274,7 +275,8 @@ _rule(
     RENAME,
     "tf.compat.v1.image.{name} keeps TF1's numbers; tf.image.resize samples at half-pixel "
     "centres and gives other values",
-    "renames tf.image.resize_images to tf.image.resize (INFO): the numbers change",
+    "rewrites it to tf.image.resize (INFO), which samples at half-pixel centres: "
+    "the numbers change",
     ROW_ARGS,
 )
 _rule(
