@@ -287,8 +287,99 @@ TF2 = [
     ),
 ]
 
+# The user's own code (tests/user_models/), named as package.module:function.
+_UM = "tests.user_models"
+USER_CODE = [
+    Bad(
+        "model module missing",
+        ["--model=no_such_pkg.net:build"],
+        "--model=no_such_pkg.net:build",
+        "module 'no_such_pkg' not found",
+    ),
+    Bad(
+        "model function missing",
+        [f"--model={_UM}.tiny:nope"],
+        f"--model={_UM}.tiny:nope",
+        "has no 'nope'",
+    ),
+    Bad("model not callable", [f"--model={_UM}.tiny:NOT_CALLABLE"], "NOT_CALLABLE", "not callable"),
+    Bad(
+        "model module fails to import",
+        [f"--model={_UM}.broken_import:build"],
+        f"--model={_UM}.broken_import:build",
+        "RuntimeError: this module needs a GPU driver",
+    ),
+    Bad(
+        "model raises",
+        [f"--model={_UM}.bad:raises"],
+        f"--model={_UM}.bad:raises",
+        "raised ValueError: this model was written for 224x224 images (at ",
+    ),
+    Bad(
+        "model returns a list",
+        [f"--model={_UM}.bad:returns_a_list"],
+        f"--model={_UM}.bad:returns_a_list",
+        "returned a list, not a tensor",
+    ),
+    Bad(
+        "model syntax",
+        ["--model=tests.user_models.tiny"],
+        "--model=tests.user_models.tiny",
+        "not a built-in or registered model; valid: mlp",
+    ),
+    Bad(
+        "preprocess changes the label",
+        [f"--preprocess={_UM}.inputs:changes_label"],
+        f"--preprocess={_UM}.inputs:changes_label",
+        "must return the label it was given",
+    ),
+    Bad(
+        "preprocess wrong rank",
+        [f"--preprocess={_UM}.inputs:flattens"],
+        f"--preprocess={_UM}.inputs:flattens",
+        "must return a float HWC image (rank 3)",
+    ),
+    Bad(
+        "preprocess raises",
+        [f"--preprocess={_UM}.inputs:raises"],
+        f"--preprocess={_UM}.inputs:raises",
+        "raised ValueError: expected a 32x32 image",
+    ),
+    Bad("loss not a path", ["--loss=mse"], "--loss", "expected package.module:function"),
+    Bad(
+        "weight decay and own regularization",
+        [f"--model={_UM}.regularized:build", "--weight_decay=0.001"],
+        "--weight_decay=0.001",
+        "the model adds its own regularization",
+    ),
+    Bad(
+        "tf2 twin missing",
+        [f"--model={_UM}.tiny:build"],
+        f"--model={_UM}.tiny:build",
+        "needs its TF2 twin: give --tf2_model=package.module:Class",
+        module=TF2_MAIN,
+    ),
+    Bad(
+        "tf2 twin not importable",
+        [f"--model={_UM}.tiny:build", "--tf2_model=nowhere:Net"],
+        "--tf2_model=nowhere:Net",
+        "module 'nowhere' not found",
+        module=TF2_MAIN,
+    ),
+]
+
 BAD = (
-    ENUMS + COUNTS + NUMBERS + COMBINATIONS + RULES + COMMAND_LINE + RUNTIME + DATA + CLUSTER + TF2
+    ENUMS
+    + COUNTS
+    + NUMBERS
+    + COMBINATIONS
+    + RULES
+    + COMMAND_LINE
+    + RUNTIME
+    + DATA
+    + CLUSTER
+    + TF2
+    + USER_CODE
 )
 
 

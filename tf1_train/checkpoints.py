@@ -145,6 +145,7 @@ def restore_or_init(sess: v1.Session, g, train_dir: str) -> Restored:
         kept = list(reversed(candidates[i : i + keep]))
         g.saver.recover_last_checkpoints(kept)
         _catch_up_state_file(train_dir, path, kept)
+        sess.run(g.local_init)  # not in checkpoints: synthetic input batches
         sess.run(g.post_init_ops)
         return Restored(path, int(sess.run(g.global_step)))
     raise AssertionError("unreachable: the last candidate raises or returns")

@@ -48,6 +48,7 @@ class DataConfig:
     batch_size: int = 32  # per tower
     augment: bool = True  # random crop + flip for cifar10 training data
     seed: int = 0
+    preprocess: str = ""  # the user's per-example input function: package.module:function
 
     def validate(self) -> None:
         _choice(self.dataset, "dataset", DATASETS)
@@ -351,7 +352,9 @@ class ClusterConfig:
 class Config:
     """Everything a run needs; built by main.py, validated once."""
 
-    model: str = "lenet5"
+    model: str = "lenet5"  # a registered name or package.module:function
+    tf2_model: str = ""  # the TF2 twin of a user model: package.module:Class
+    loss: str = ""  # data loss (labels, logits) -> loss: package.module:function
     data: DataConfig = DataConfig()
     devices: DeviceConfig = DeviceConfig()
     optimizer: OptimizerConfig = OptimizerConfig()
@@ -360,6 +363,17 @@ class Config:
 
     def validate(self) -> Config:
         models.lookup(self.model)  # a registered name or package.module:function
+        for flag, value in (
+            ("tf2_model", self.tf2_model),
+            ("preprocess", self.data.preprocess),
+            ("loss", self.loss),
+        ):
+            _check(
+                not value or models.is_import_path(value),
+                flag,
+                f"got {value!r}; expected package.module:function (the module found "
+                "on PYTHONPATH or installed)",
+            )
         self.data.validate()
         self.devices.validate()
         self.optimizer.validate()

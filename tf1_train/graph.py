@@ -8,6 +8,7 @@ and the ops a session needs around them. Everything lives in one fresh
 from __future__ import annotations
 
 import contextlib
+import functools
 from typing import Dict, List, NamedTuple, Optional
 
 import tensorflow as tf
@@ -15,7 +16,7 @@ import tensorflow as tf
 from tf1_train import averages, checkpoints, data, devices, models, optim, towers, variable_update
 from tf1_train.cluster import sync
 from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig
-from tf1_train.data import pipeline, synthetic
+from tf1_train.data import pipeline, synthetic, user_input
 from tf1_train.data.source import Source
 
 v1 = tf.compat.v1
@@ -31,6 +32,7 @@ class TrainGraph(NamedTuple):
     learning_rate: tf.Tensor
     global_step: tf.Variable
     init_op: tf.Operation  # global and local variables (synthetic input is local)
+    local_init: tf.Operation  # local variables only: run after a restore
     post_init_ops: List[tf.Operation]  # replicated: broadcast tower 0's copy
     input_init: tf.Operation  # (re)starts training input at start_step
     start_step: tf.Tensor  # placeholder fed to input_init
@@ -44,6 +46,7 @@ class TrainGraph(NamedTuple):
     variables_finite: tf.Tensor  # all saved float variables free of NaN/Inf
     step_after: Optional[tf.Tensor] = None  # cluster: global step read after the update
     sync: Optional[sync.SyncOps] = None  # --sync_replicas
+    loss_terms: Optional[towers.LossTerms] = None  # tower 0's, for the start-up line
 
 
 class Worker(NamedTuple):
@@ -72,12 +75,17 @@ def build(
     plan: devices.DevicePlan,
     seed: int,
     worker: Optional[Worker] = None,
+    loss: str = "",
+    preprocess: Optional[user_input.Preprocess] = None,
 ) -> TrainGraph:
     """Builds the training graph for one process (one worker).
 
     Args:
       worker: between-graph training: which worker this is (the plan comes
         from ``devices.for_cluster``); None for a single process.
+      loss: the user's data loss (package.module:function), or "" for
+        softmax cross-entropy.
+      preprocess: the user's per-example input function, already checked.
     """
     graph = tf.Graph()
     with graph.as_default(), _on_worker(worker):
@@ -86,11 +94,14 @@ def build(
             global_step = v1.train.get_or_create_global_step()
         num_towers = len(plan.tower_devices)
         start_step = v1.placeholder_with_default(tf.constant(0, tf.int64), [], name="start_step")
-        tower_inputs, input_init = _train_input(source, data_cfg, plan, start_step, worker)
-        model_fn = models.get_model(model)
+        tower_inputs, input_init = _train_input(
+            source, data_cfg, plan, start_step, worker, preprocess
+        )
+        model_fn = models.checked(models.get_model(model), model)
+        loss_fn = models.checked(models.resolve(loss, "loss"), loss, "loss") if loss else None
         mode = variable_update.get(dev_cfg.variable_update)
         built = towers.build_towers(
-            model_fn, tower_inputs, source.num_classes, plan, mode, opt_cfg.weight_decay
+            model_fn, tower_inputs, source.num_classes, plan, mode, opt_cfg.weight_decay, loss_fn
         )
         model_vars = {
             name: var for name, var in mode.checkpoint_variables().items() if var is not global_step
@@ -101,9 +112,15 @@ def build(
             sync_ops = sync.build_ops(opt, global_step, worker.num_workers, worker.index == 0)
         loss = tf.reduce_mean(tf.stack([t.loss for t in built]), name="mean_loss")
         eval_init, correct, count = _build_eval(
-            model_fn, source, plan.tower_devices[0], mode, averages.reading_averages(ema)
+            model_fn,
+            source,
+            plan.tower_devices[0],
+            mode,
+            preprocess,
+            averages.reading_averages(ema),
         )
         saved = mode.checkpoint_variables()
+        local_init = v1.local_variables_initializer()
         return TrainGraph(
             graph=graph,
             train_op=train_op,
@@ -111,9 +128,8 @@ def build(
             tower_losses=[t.loss for t in built],
             learning_rate=lr,
             global_step=global_step,
-            init_op=tf.group(
-                v1.global_variables_initializer(), v1.local_variables_initializer(), name="init"
-            ),
+            init_op=tf.group(v1.global_variables_initializer(), local_init, name="init"),
+            local_init=local_init,
             post_init_ops=mode.post_init_ops(num_towers),
             input_init=input_init,
             start_step=start_step,
@@ -124,24 +140,31 @@ def build(
             model_variables=model_vars,
             saver=v1.train.Saver(saved, max_to_keep=checkpoints.MAX_TO_KEEP),
             mode=mode,
+            loss_terms=built[0].terms,
             variables_finite=_all_finite(saved.values()),
             step_after=_read_after(train_op, global_step) if worker else None,
             sync=sync_ops,
         )
 
 
-def _train_input(source, data_cfg, plan, start_step, worker=None):
+def _train_input(source, data_cfg, plan, start_step, worker=None, preprocess=None):
     """(per-tower (float images, labels), the op that (re)starts the input).
 
     Real data: one pipeline on the host CPU, each global batch split in order
     over the towers. Synthetic data: a local variable on each tower's device,
     nothing to restart. Either way each tower normalises its uint8 slice on
-    its own device.
+    its own device. With --preprocess the user's function does all of that
+    in the input pipeline, and the towers take its output as it is.
     """
     num_towers = len(plan.tower_devices)
+    transform = None
+    if preprocess is not None:
+        transform = functools.partial(
+            user_input.apply, preprocess, scale=source.scale, training=True
+        )
     if data_cfg.use_synthetic_data:
         inputs = synthetic.tower_inputs(
-            source, data_cfg.batch_size, plan.tower_devices, data_cfg.seed
+            source, data_cfg.batch_size, plan.tower_devices, data_cfg.seed, transform
         )
         init = tf.no_op(name="input_init")
     else:
@@ -154,6 +177,7 @@ def _train_input(source, data_cfg, plan, start_step, worker=None):
                 num_shards=worker.num_workers if worker else 1,
                 shard_index=worker.index if worker else 0,
                 augment=data.augments(data_cfg),
+                preprocess=preprocess,
             )
             iterator = v1.data.make_initializable_iterator(ds)
             images, labels = iterator.get_next()
@@ -161,7 +185,7 @@ def _train_input(source, data_cfg, plan, start_step, worker=None):
     normalized = []
     for i, (images, labels) in enumerate(inputs):
         with tf.device(plan.tower_devices[i]), tf.name_scope(f"normalize_{i}"):
-            normalized.append((pipeline.normalize(images, source.scale), labels))
+            normalized.append((pipeline.normalize(images, source.scale, bool(preprocess)), labels))
     return normalized, init
 
 
@@ -214,15 +238,16 @@ def _all_finite(variables) -> tf.Tensor:
         return tf.reduce_all(tf.stack(checks)) if checks else tf.constant(True)
 
 
-def _build_eval(model_fn, source, device, mode, custom_getter=None):
+def _build_eval(model_fn, source, device, mode, preprocess=None, custom_getter=None):
     """A forward-only replica on tower 0's device, reading the test split
     (and the weights' moving averages, when ``custom_getter`` reads them)."""
     with tf.device("/device:CPU:0"), tf.name_scope("eval_input"):
-        ds = pipeline.eval_dataset(source, pipeline.EVAL_BATCH)
+        ds = pipeline.eval_dataset(source, pipeline.EVAL_BATCH, preprocess)
         iterator = v1.data.make_initializable_iterator(ds)
         images, labels = iterator.get_next()
     with tf.device(device), mode.eval_scope(custom_getter), tf.name_scope("eval"):
-        logits = model_fn(pipeline.normalize(images, source.scale), False, source.num_classes)
+        model_input = pipeline.normalize(images, source.scale, bool(preprocess))
+        logits = model_fn(model_input, False, source.num_classes)
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
         count = tf.size(labels, out_type=tf.int64)

@@ -37,6 +37,18 @@ flags.DEFINE_string(
     "lenet5",
     f"Model: {', '.join(models.BUILT_IN)}, or your own as package.module:function.",
 )
+flags.DEFINE_string(
+    "tf2_model", "", "TF2 twin of a --model=package.module:function: package.module:Class."
+)
+flags.DEFINE_string(
+    "preprocess",
+    "",
+    "Your per-example input function, package.module:function: "
+    "fn(image in [0,1], label, is_training, seed) -> (image, label).",
+)
+flags.DEFINE_string(
+    "loss", "", "Your data loss, package.module:function: fn(labels, logits) -> loss."
+)
 flags.DEFINE_enum("dataset", "digits", cfglib.DATASETS, "Input source.")
 flags.DEFINE_string("data_dir", None, "Files of the dataset in its standard format.")
 flags.DEFINE_boolean("use_synthetic_data", False, "Random tensors made on each tower's device.")
@@ -237,6 +249,8 @@ def main(argv) -> None:
     # The TF1 entry point, and only it, leaves eager mode (PORTING.md P15).
     tf.compat.v1.disable_eager_execution()
     try:
+        if cfg.cluster.job_name != "ps":  # a parameter server runs no user code
+            models.import_user_code(cfg)
         dispatch(cfg)
     except UserError as e:
         fail(str(e))

@@ -28,21 +28,35 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 import tensorflow as tf
 
 from tf1_train import devices
+from tf1_train.errors import UserError
 from tf1_train.models.layers import MOVING_STATS, MovingStat
 
 v1 = tf.compat.v1
 
 GradsAndVars = List[Tuple[Optional[tf.Tensor], tf.Variable]]
+# Variables --weight_decay applies to: the built-in models' kernels are
+# ``.../weights``; tf.layers-style models name them ``.../kernel``.
+DECAYED = ("/weights", "/kernel")
+
+
+class LossTerms(NamedTuple):
+    """What one tower's loss is made of, for the start-up line and the tests."""
+
+    data: tf.Tensor  # the data loss, mean over the tower's batch
+    regularization: List[tf.Tensor]  # REGULARIZATION_LOSSES terms this tower includes
+    collected: List[tf.Tensor]  # terms of the "losses" collection made in this tower
+    weight_decay: Optional[tf.Tensor] = None  # --weight_decay * L2, if set
 
 
 class Tower(NamedTuple):
     """What one tower built."""
 
     device: str
-    loss: tf.Tensor  # this tower's mean cross-entropy plus weight decay
+    loss: tf.Tensor  # data loss + the model's own loss terms (or weight decay)
     grads_and_vars: GradsAndVars
     update_ops: List[tf.Operation]  # from UPDATE_OPS, in this tower's scope
     moving_stats: List[MovingStat]  # batch statistics its batch-norm layers recorded
+    terms: Optional[LossTerms] = None
 
 
 def build_towers(
@@ -52,41 +66,110 @@ def build_towers(
     plan: devices.DevicePlan,
     mode,
     weight_decay: float,
+    loss_fn: Optional[Callable] = None,
 ) -> List[Tower]:
     """Builds the forward and backward pass of every tower, each under the
     device function and variable scope ``mode`` (a variable_update mode)
-    gives it."""
-    towers = []
+    gives it.
+
+    A tower's loss is its data loss (``loss_fn(labels, logits)``, default
+    softmax cross-entropy) plus every loss term the model made: the
+    ``losses`` collection's terms made under the tower's name scope (the
+    CIFAR-10 tutorial's ``get_collection('losses', scope)``), and the
+    REGULARIZATION_LOSSES terms: those made in the tower's name scope
+    (activity regularizers) count for that tower only; those a variable's
+    regularizer made (``get_variable`` puts them under the variable's own
+    scope, once, when the variable is created) count for every tower that
+    uses the variable, as the mode says (``regularization_terms``).
+    """
+    towers, made = [], []
     scopes = mode.tower_scopes(plan)
     for i, ((images, labels), (device_fn, scope)) in enumerate(zip(tower_inputs, scopes)):
         device = plan.tower_devices[i]
         recorded = len(v1.get_collection(MOVING_STATS))
         with v1.device(device_fn), scope, tf.name_scope(f"tower_{i}") as name_scope:
-            tower = _build_one(
-                model_fn, images, labels, num_classes, weight_decay, device, name_scope
+            var_scope = v1.get_variable_scope().name
+            logits, own = _forward(model_fn, images, num_classes)
+            per_tower = [t for t in own if t.name.startswith(name_scope)]
+            made.append([t for t in own if not t.name.startswith(name_scope)])
+            regularization = mode.regularization_terms(made) + per_tower
+            tower = _loss_and_gradients(
+                logits, labels, regularization, weight_decay, loss_fn, device, name_scope, var_scope
             )
         stats = v1.get_collection(MOVING_STATS)[recorded:]
         towers.append(tower._replace(moving_stats=stats))
     check_same_variables(towers, mode)
+    check_losses_are_claimed(towers)
     return towers
 
 
-def _build_one(model_fn, images, labels, num_classes, weight_decay, device, name_scope):
-    var_scope = v1.get_variable_scope().name
+def _forward(model_fn, images, num_classes):
+    """(logits, the REGULARIZATION_LOSSES terms the model made while building)."""
+    key = v1.GraphKeys.REGULARIZATION_LOSSES
+    before = len(v1.get_collection(key))
     logits = model_fn(images, True, num_classes)
-    xent = tf.reduce_mean(
-        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits),
-        name="xent",
-    )
-    params = v1.trainable_variables(scope=var_scope or None)
-    loss = xent
+    return logits, v1.get_collection(key)[before:]
+
+
+def data_loss(labels: tf.Tensor, logits: tf.Tensor, loss_fn: Optional[Callable]) -> tf.Tensor:
+    """Mean over the tower's batch of ``loss_fn`` (per-example or already a
+    mean), or of softmax cross-entropy."""
+    if loss_fn is None:
+        xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        return tf.reduce_mean(xent, name="xent")
+    loss = tf.convert_to_tensor(loss_fn(labels, logits))
+    if loss.shape.rank == 1:
+        return tf.reduce_mean(loss, name="data_loss")
+    return tf.identity(loss, name="data_loss")
+
+
+def _loss_and_gradients(logits, labels, regularization, weight_decay, loss_fn, device, scope, var):
+    data = data_loss(labels, logits, loss_fn)
+    params = v1.trainable_variables(scope=var or None)
+    collected = v1.get_collection(v1.GraphKeys.LOSSES, scope=scope)
+    decay = None
     if weight_decay > 0:
-        weights = [v for v in params if v.op.name.endswith("/weights")]
-        l2 = tf.add_n([tf.nn.l2_loss(w) for w in weights])
-        loss = tf.add(xent, weight_decay * l2, name="loss")
+        decay = _weight_decay(weight_decay, params, regularization + collected)
+    loss = data
+    if regularization or collected:
+        loss = tf.add_n([data, *[tf.cast(t, tf.float32) for t in regularization + collected]])
+    if decay is not None:
+        loss = tf.add(loss, decay, name="loss")
     grads = v1.gradients(loss, params, colocate_gradients_with_ops=True)
-    updates = v1.get_collection(v1.GraphKeys.UPDATE_OPS, scope=name_scope)
-    return Tower(device, loss, list(zip(grads, params)), updates, [])
+    updates = v1.get_collection(v1.GraphKeys.UPDATE_OPS, scope=scope)
+    terms = LossTerms(data, regularization, collected, decay)
+    return Tower(device, loss, list(zip(grads, params)), updates, [], terms)
+
+
+def _weight_decay(weight_decay: float, params, own_terms) -> tf.Tensor:
+    """--weight_decay * the L2 of the model's kernels; refused for a model
+    with loss terms of its own (the two would add up unnoticed)."""
+    if own_terms:
+        raise UserError(
+            f"--weight_decay={weight_decay}: the model adds its own regularization "
+            f"({len(own_terms)} loss term(s), e.g. {own_terms[0].name}); use one or the other"
+        )
+    weights = [v for v in params if v.op.name.endswith(DECAYED)]
+    if not weights:
+        raise UserError(
+            f"--weight_decay={weight_decay}: the model has no trainable variable named "
+            f".../{DECAYED[0][1:]} or .../{DECAYED[1][1:]} to decay"
+        )
+    return weight_decay * tf.add_n([tf.nn.l2_loss(w) for w in weights])
+
+
+def check_losses_are_claimed(towers: Sequence[Tower]) -> None:
+    """A "losses" collection term made outside every tower would be in no
+    tower's loss: say so rather than drop it."""
+    claimed = {t.name for tower in towers for t in tower.terms.collected}
+    lost = [t.name for t in v1.get_collection(v1.GraphKeys.LOSSES) if t.name not in claimed]
+    if lost:
+        print(
+            f"warning: {len(lost)} term(s) of the 'losses' collection were made outside the "
+            f"model function ({', '.join(lost[:3])}{', ...' if len(lost) > 3 else ''}): "
+            "they are in no tower's loss",
+            flush=True,
+        )
 
 
 def check_same_variables(towers: Sequence[Tower], mode) -> None:

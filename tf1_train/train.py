@@ -15,6 +15,7 @@ import tensorflow as tf
 
 from tf1_train import checkpoints, data, devices, graph, loop, prelude, report, signals, summaries
 from tf1_train.config import Config
+from tf1_train.data import user_input
 from tf1_train.errors import RunFailed, TrainingDiverged
 
 v1 = tf.compat.v1
@@ -45,7 +46,7 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     """
     wall_start = time.perf_counter()
     plan, source, g = build(cfg, gpus_found)
-    print_startup(cfg, plan, g.mode)
+    print_startup(cfg, plan, g)
     with signals.graceful_stop() as stop:
         with data.read_errors(source):
             outcome, restored = _train(cfg, plan, g, stop)
@@ -88,8 +89,18 @@ def build(cfg: Config, gpus_found: int | None, worker: graph.Worker | None = Non
     if worker is not None:
         cl = cfg.cluster
         plan = devices.for_cluster(plan, cl.ps_hosts, cl.worker_hosts, cl.task_index)
+    preprocess = user_input.load(cfg.data.preprocess, source.image_shape, cfg.data.seed)
     g = graph.build(
-        cfg.model, source, cfg.data, cfg.devices, cfg.optimizer, plan, cfg.run.seed, worker
+        cfg.model,
+        source,
+        cfg.data,
+        cfg.devices,
+        cfg.optimizer,
+        plan,
+        cfg.run.seed,
+        worker,
+        loss=cfg.loss,
+        preprocess=preprocess,
     )
     return plan, source, g
 
@@ -192,13 +203,34 @@ def _print_end(cfg: Config, outcome: loop.Outcome, wrote_summary: bool) -> None:
     print(f"done: global step {step}  ({summary_path})", flush=True)
 
 
-def print_startup(cfg: Config, plan: devices.DevicePlan, mode) -> None:
+def print_startup(cfg: Config, plan: devices.DevicePlan, g: graph.TrainGraph) -> None:
     print(f"tf1_train  TensorFlow {tf.__version__}", flush=True)
     print(
         f"devices: {plan.gpus_found} GPU(s) found; "
         f"model {cfg.model} on {cfg.data.dataset}, batch {cfg.data.batch_size}/tower, "
         f"variable_update {cfg.devices.variable_update}"
     )
-    for line in mode.describe(plan):
+    for line in g.mode.describe(plan):
         print(line)
+    print(describe_loss(cfg, g.loss_terms))
+    if cfg.data.preprocess:
+        print(
+            f"input: --preprocess={cfg.data.preprocess} makes each example "
+            "(the built-in normalisation and augmentation are off)"
+        )
     print(f"train_dir: {cfg.run.train_dir}", flush=True)
+
+
+def describe_loss(cfg: Config, terms) -> str:
+    """The start-up line naming every loss term tower 0 found, so a term the
+    user expected and does not see is noticed before the first step."""
+    data = f"--loss={cfg.loss}" if cfg.loss else "softmax cross-entropy"
+    parts = [f"loss per tower: {data}"]
+    if terms.regularization:
+        parts.append(f"{len(terms.regularization)} REGULARIZATION_LOSSES term(s)")
+    if terms.collected:
+        names = sorted({t.op.name.split("/")[-1] for t in terms.collected})
+        parts.append(f"{len(terms.collected)} 'losses' collection term(s) ({', '.join(names)})")
+    if terms.weight_decay is not None:
+        parts.append(f"--weight_decay={cfg.optimizer.weight_decay} x L2 of the kernels")
+    return " + ".join(parts)

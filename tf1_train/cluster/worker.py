@@ -42,7 +42,6 @@ class Task(NamedTuple):
     config: v1.ConfigProto
     name: str  # worker0, worker1, ...
     ready: tf.Tensor  # names of uninitialised variables: empty once the chief is done
-    local_init: tf.Operation  # this worker's own (local) variables
     shutdown: List[tf.Operation]  # this worker's "done" token, one per ps
 
 
@@ -82,12 +81,11 @@ def setup(cfg: Config, gpus_found: Optional[int]) -> Task:
     srv = server.start_server(cl, config)
     with g.graph.as_default(), tf.device(worker.device):
         ready = v1.report_uninitialized_variables(v1.global_variables())
-        local_init = v1.local_variables_initializer()
         shutdown = server.shutdown_ops(cl)
-    train.print_startup(cfg, plan, g.mode)
+    train.print_startup(cfg, plan, g)
     print(describe(cl), flush=True)
     name = spec.task_name("worker", cl.task_index)
-    return Task(cfg, plan, g, srv, config, name, ready, local_init, shutdown)
+    return Task(cfg, plan, g, srv, config, name, ready, shutdown)
 
 
 def describe(cl: ClusterConfig) -> str:
@@ -194,7 +192,7 @@ def _restore(task: Task, sess: v1.Session) -> checkpoints.Restored:
         restored = _chief_restore(sess, g, task.ready, task.cfg.run.train_dir)
     else:
         restored = checkpoints.Restored(None, int(sess.run(g.global_step)))
-    sess.run(task.local_init)
+    sess.run(g.local_init)
     if g.sync is not None:
         sess.run(g.sync.local_init_op)
     return restored

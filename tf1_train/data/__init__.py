@@ -46,8 +46,13 @@ def _synthetic(cfg: DataConfig) -> Source:
 def augments(cfg: DataConfig) -> bool:
     """Whether training input is augmented: --augment applies to cifar10 only
     (pad-4 crop and flip suit its 32x32 photos, not digits), never to
-    synthetic data or evaluation."""
-    return cfg.augment and cfg.dataset == "cifar10" and not cfg.use_synthetic_data
+    synthetic data or evaluation. A --preprocess function replaces it."""
+    return (
+        cfg.augment
+        and cfg.dataset == "cifar10"
+        and not cfg.use_synthetic_data
+        and not cfg.preprocess
+    )
 
 
 def check_batch_fits(source: Source, batch_size: int, num_towers: int, num_shards: int = 1) -> None:

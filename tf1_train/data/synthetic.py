@@ -89,14 +89,20 @@ def source(dataset: str, seed: int, spec: Spec = None) -> SyntheticSource:
 
 
 def tower_inputs(
-    src: SyntheticSource, batch_size: int, tower_devices: Sequence[str], seed: int
+    src: SyntheticSource,
+    batch_size: int,
+    tower_devices: Sequence[str],
+    seed: int,
+    transform=None,
 ) -> List[Tuple[tf.Tensor, tf.Tensor]]:
     """(images, labels) per tower, each read from a local variable on its device.
 
     Pixels are whole numbers 0..255 held as float32 (float variables have
     kernels on every device; uint8 ones may not on GPUs). The tower
     normalises them as it does real input, so the two differ only by the
-    input pipeline.
+    input pipeline. ``transform(images, labels, positions)``, when given,
+    turns the raw batch into what the towers read (the user's --preprocess:
+    its shape and dtype are then the variable's).
     """
     out = []
     for i, device in enumerate(tower_devices):
@@ -107,6 +113,9 @@ def tower_inputs(
             labels = tf.random.stateless_uniform(
                 [batch_size], [seed, 2 * i + 1], maxval=src.num_classes, dtype=tf.int32
             )
+            if transform is not None:
+                positions = tf.range(i * batch_size, (i + 1) * batch_size, dtype=tf.int64)
+                images, labels = transform(images, labels, positions)
             out.append((_local(images, "images"), _local(labels, "labels")))
     return out
 

@@ -107,6 +107,49 @@ def get_model(name: str) -> ModelFn:
     return resolve(lookup(name).tf1, "model")
 
 
+def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
+    """``fn`` whose exceptions and non-tensor results become one UserError
+    line naming ``--flag=flag_value`` and where in the user's code it failed."""
+
+    def call(*args):
+        import tensorflow as tf
+
+        try:
+            out = fn(*args)
+        except UserError:
+            raise
+        except Exception as e:
+            raise UserError(f"--{flag}={flag_value}: {describe_failure(e)}") from None
+        if not isinstance(out, (tf.Tensor, tf.Variable)):
+            raise UserError(f"--{flag}={flag_value}: returned a {type(out).__name__}, not a tensor")
+        return out
+
+    return call
+
+
+def describe_failure(error: Exception) -> str:
+    """'raised ValueError: <first line> (at file.py:42)' for a user's exception."""
+    import traceback
+
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+    message = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    return f"raised {type(error).__name__}: {message}{where}"
+
+
+def import_user_code(cfg, tf2: bool = False) -> None:
+    """Imports every ``package.module:function`` the run names (model,
+    preprocess, loss and, for the TF2 path, the twin) before anything is
+    built or written: the first that fails is one UserError line."""
+    get_model(cfg.model)
+    refs = {"preprocess": cfg.data.preprocess, "loss": cfg.loss}
+    if tf2:
+        refs["tf2_model"] = cfg.tf2_model
+    for flag, ref in refs.items():
+        if ref:
+            resolve(ref, flag)
+
+
 def resolve(ref: Ref, flag: str) -> Callable:
     """Imports ``"package.module:attribute"``; one UserError line naming
     ``--flag`` and what failed (module not found, no such attribute, not

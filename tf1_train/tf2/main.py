@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from absl import app, flags
 
-from tf1_train import env
+from tf1_train import env, models
 from tf1_train import main as tf1_main
 from tf1_train.errors import UserError
 
@@ -40,12 +40,16 @@ def main(argv) -> None:
     tf.get_logger().setLevel("ERROR")
     if cfg.devices.log_device_placement:
         tf.debugging.set_log_device_placement(True)
+    from tf1_train.tf2 import models as tf2_models
+
     if tf1_main.F.route == "keras":
         from tf1_train.tf2.keras_fit import run
     else:
         from tf1_train.tf2.train import run
 
     try:
+        models.import_user_code(cfg, tf2=True)
+        tf2_models.check_twin(cfg.model, cfg.tf2_model)
         run(cfg)
     except UserError as e:
         tf1_main.fail(str(e))

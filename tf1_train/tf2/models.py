@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import tensorflow as tf
 
@@ -30,6 +30,10 @@ class Model(tf.Module):
     @property
     def trainable_by_name(self) -> Dict[str, tf.Variable]:
         return {n: v for n, v in self.by_name.items() if v.trainable}
+
+    def extra_losses(self) -> List[tf.Tensor]:
+        """Loss terms of the model's own (the built-in models have none)."""
+        return []
 
     @property
     def moving_by_name(self) -> Dict[str, tf.Variable]:
@@ -139,13 +143,59 @@ def resnet56(image_shape: Tuple[int, int, int], num_classes: int) -> ResNet:
     return ResNet(9, image_shape, num_classes, "resnet56")
 
 
-def build(name: str, image_shape: Tuple[int, int, int], num_classes: int) -> Model:
-    """Creates the TF2 twin of model ``name`` (tf1_train.models' registry);
-    call inside ``strategy.scope()`` to mirror it."""
-    spec = models.lookup(name)
-    if spec.tf2 is None:
+class UserTwin(Model):
+    """A user's TF2 twin (``--tf2_model``): any ``tf.Module`` whose variables
+    carry their TF1 checkpoint names, called as ``module(images, training)``.
+
+    Its optional ``extra_losses()`` returns the terms the TF1 model adds to
+    REGULARIZATION_LOSSES and the ``losses`` collection. Batch-norm moving
+    statistics need tf1_train's cross-replica update, so a twin with
+    non-trainable variables must subclass ``Model`` with tf1_train/tf2/layers.py.
+    """
+
+    def __init__(self, module: tf.Module, ref: str):
+        super().__init__("user_twin")
+        self.module = module
+        for var in module.variables:
+            self.params.by_name[var.name.split(":")[0]] = var
+        frozen = [n for n, v in self.params.by_name.items() if not v.trainable]
+        if frozen:
+            raise UserError(
+                f"--tf2_model={ref}: has non-trainable variables ({', '.join(frozen[:3])}); "
+                "a twin with batch norm must subclass tf1_train.tf2.models.Model "
+                "and use tf1_train/tf2/layers.py"
+            )
+
+    def __call__(self, images: tf.Tensor, training: bool, stats=None) -> tf.Tensor:
+        del stats
+        return self.module(images, training=training)
+
+    def extra_losses(self):
+        fn = getattr(self.module, "extra_losses", None)
+        return list(fn()) if fn is not None else []
+
+
+def build(
+    name: str, image_shape: Tuple[int, int, int], num_classes: int, tf2_model: str = ""
+) -> Model:
+    """Creates the TF2 twin of model ``name`` (tf1_train.models' registry),
+    or the user's ``--tf2_model``; call inside ``strategy.scope()`` to mirror it."""
+    check_twin(name, tf2_model)
+    if tf2_model:
+        factory = models.resolve(tf2_model, "tf2_model")
+        try:
+            module = factory(tuple(image_shape), num_classes)
+        except Exception as e:
+            raise UserError(f"--tf2_model={tf2_model}: {models.describe_failure(e)}") from None
+        return UserTwin(module, tf2_model)
+    return models.resolve(models.lookup(name).tf2, "model")(tuple(image_shape), num_classes)
+
+
+def check_twin(name: str, tf2_model: str) -> None:
+    """One line when model ``name`` has no TF2 twin on this path."""
+    if not tf2_model and models.lookup(name).tf2 is None:
         raise UserError(
-            f"--model={name}: has no TF2 twin; the TF2 path needs one "
-            "(register it with tf1_train.models.register(..., tf2=...))"
+            f"--model={name}: the TF2 path needs its TF2 twin: give "
+            "--tf2_model=package.module:Class (a tf.Module called as module(images, training), "
+            "variables named as in TF1), or register it with tf1_train.models.register(tf2=...)"
         )
-    return models.resolve(spec.tf2, "model")(tuple(image_shape), num_classes)

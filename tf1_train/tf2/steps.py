@@ -15,6 +15,7 @@ from typing import Callable, Dict, NamedTuple, Optional
 
 import tensorflow as tf
 
+from tf1_train.data import user_input
 from tf1_train.tf2 import layers, models, optim
 from tf1_train.tf2.averages import WeightAverages
 
@@ -35,12 +36,16 @@ def make_steps(
     optimizer: optim.Optimizer,
     global_batch: int,
     weight_decay: float,
-    scale: float,
+    scale: Optional[float],
+    loss_fn: Optional[Callable] = None,
     clip_norm: float = 0.0,
     averages: Optional[WeightAverages] = None,
 ) -> Steps:
     """Builds the train steps (global batch or per-replica input) and eval.
 
+    ``scale`` None: the input is already what the model takes (--preprocess).
+    ``loss_fn(labels, logits)``: the user's data loss, per example or a mean
+    over the replica's batch (--loss); default softmax cross-entropy.
     ``clip_norm`` > 0: the summed (mean) gradient is clipped to that global
     norm on every device before the update (TF1: ``Mode.clip``);
     ``averages``: stepped after every update (--moving_average_decay).
@@ -54,12 +59,15 @@ def make_steps(
 
     def replica_step(images, labels):
         # Each replica normalises its uint8 slice on its own device, as TF1 towers do.
-        x = tf.cast(images, tf.float32) * (1.0 / scale)
+        x = normalize(images, scale)
         stats = {}
         with tf.GradientTape() as tape:
             logits = model(x, training=True, stats=stats)
-            xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
-            loss = tf.nn.compute_average_loss(xent, global_batch_size=global_batch)
+            loss = replica_loss(labels, logits, global_batch, loss_fn)
+            extra = model.extra_losses()
+            if extra:  # the TF1 towers' regularization and 'losses' terms
+                own = tf.add_n([tf.cast(t, tf.float32) for t in extra])
+                loss += tf.nn.scale_regularization_loss(own)
             if weight_decay > 0:
                 l2 = tf.add_n([tf.nn.l2_loss(w) for w in decayed])
                 loss += tf.nn.scale_regularization_loss(weight_decay * l2)
@@ -94,6 +102,26 @@ def make_steps(
     return Steps(train, train_on_replicas, make_eval_step(model, scale))
 
 
+def normalize(images: tf.Tensor, scale: Optional[float]) -> tf.Tensor:
+    """uint8 pixels -> [0, 1], or the user's preprocessed images as they are."""
+    if scale is None:
+        return images
+    return tf.cast(images, tf.float32) * (1.0 / scale)
+
+
+def replica_loss(labels, logits, global_batch: int, loss_fn=None) -> tf.Tensor:
+    """This replica's share of the global mean data loss: summed over
+    replicas, it is the TF1 towers' mean of tower means."""
+    if loss_fn is None:
+        per_example = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    else:
+        per_example = tf.convert_to_tensor(loss_fn(labels, logits))
+    if per_example.shape.rank == 1:
+        return tf.nn.compute_average_loss(per_example, global_batch_size=global_batch)
+    replicas = tf.distribute.get_replica_context().num_replicas_in_sync
+    return per_example / replicas
+
+
 def update_moving_statistics(strategy, moving: Dict[str, tf.Variable], stats) -> None:
     """moving = decay * moving + (1 - decay) * mean over replicas of the batch
     statistic: TF1's one update per moving variable (towers.moving_average_updates)."""
@@ -111,9 +139,12 @@ def update_moving_statistics(strategy, moving: Dict[str, tf.Variable], stats) ->
         strategy.extended.update(var, update, args=(total,))
 
 
-def synthetic_batches(strategy: tf.distribute.Strategy, batch_size: int, source, seed: int):
+def synthetic_batches(
+    strategy: tf.distribute.Strategy, batch_size: int, source, seed: int, preprocess=None
+):
     """One random batch per replica, made on its device once (no host copy),
-    like the TF1 towers' synthetic local variables."""
+    like the TF1 towers' synthetic local variables (passed through the user's
+    --preprocess as the TF1 towers' are)."""
 
     def make(ctx):
         i = ctx.replica_id_in_sync_group
@@ -122,19 +153,25 @@ def synthetic_batches(strategy: tf.distribute.Strategy, batch_size: int, source,
         labels = tf.random.stateless_uniform(
             [batch_size], [seed, 2 * i + 1], maxval=source.num_classes, dtype=tf.int32
         )
-        return tf.cast(pixels, tf.float32), labels
+        images = tf.cast(pixels, tf.float32)
+        if preprocess is not None:
+            positions = tf.range(i * batch_size, (i + 1) * batch_size, dtype=tf.int64)
+            return user_input.apply(
+                preprocess, images, labels, positions, source.scale, training=True
+            )
+        return images, labels
 
     images = strategy.experimental_distribute_values_from_function(lambda c: make(c)[0])
     labels = strategy.experimental_distribute_values_from_function(lambda c: make(c)[1])
     return images, labels
 
 
-def make_eval_step(model: models.Model, scale: float) -> Callable:
+def make_eval_step(model: models.Model, scale: Optional[float]) -> Callable:
     """``(uint8 images, labels) -> (correct, count)`` with moving statistics."""
 
     @tf.function
     def eval_step(images, labels):
-        logits = model(tf.cast(images, tf.float32) * (1.0 / scale), training=False)
+        logits = model(normalize(images, scale), training=False)
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
         return correct, tf.size(labels, out_type=tf.int64)

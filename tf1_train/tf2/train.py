@@ -10,8 +10,10 @@ from typing import Dict, List, NamedTuple, Optional
 import tensorflow as tf
 
 from tf1_train import data, devices, prelude, report
+from tf1_train import models as tf1_models
 from tf1_train.config import Config
-from tf1_train.data import pipeline
+from tf1_train.data import pipeline, user_input
+from tf1_train.errors import UserError
 from tf1_train.tf2 import checkpoint, models, optim, steps
 from tf1_train.tf2.averages import WeightAverages
 from tf1_train.tf2.strategy import make_strategy
@@ -26,6 +28,7 @@ class Trainer(NamedTuple):
     model: models.Model
     optimizer: optim.Optimizer
     steps: steps.Steps
+    preprocess: Optional[user_input.Preprocess] = None  # --preprocess, checked
     averages: Optional[WeightAverages] = None  # --moving_average_decay
 
     def state_by_name(self) -> Dict[str, tf.Variable]:
@@ -42,18 +45,30 @@ class RunResult(NamedTuple):
 def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
     """Strategy, model and optimizer (mirrored), and the compiled steps."""
     strategy, plan = make_strategy(cfg.devices, gpus_found)
+    pre = user_input.load(cfg.data.preprocess, source.image_shape, cfg.data.seed)
+    image_shape = pre.image_shape if pre else source.image_shape
+    tf.random.set_seed(cfg.run.seed)  # a user's twin may use stateful initializers
     with strategy.scope():
-        model = models.build(cfg.model, source.image_shape, source.num_classes)
+        model = models.build(cfg.model, image_shape, source.num_classes, cfg.tf2_model)
         opt = optim.make(cfg.optimizer, model.trainable_by_name)
         decay = cfg.optimizer.moving_average_decay
         averages = WeightAverages(decay, model.trainable_by_name) if decay > 0 else None
+    if cfg.optimizer.weight_decay > 0 and model.extra_losses():
+        raise UserError(
+            f"--weight_decay={cfg.optimizer.weight_decay}: the model adds its own "
+            "regularization (extra_losses); use one or the other"
+        )
+    loss_fn = None
+    if cfg.loss:
+        loss_fn = tf1_models.checked(tf1_models.resolve(cfg.loss, "loss"), cfg.loss, "loss")
     global_batch = cfg.data.batch_size * cfg.devices.num_towers
     oc = cfg.optimizer
     compiled = steps.make_steps(
-        strategy, model, opt, global_batch, oc.weight_decay, source.scale,
+        strategy, model, opt, global_batch, oc.weight_decay,
+        None if pre else source.scale, loss_fn,
         clip_norm=oc.gradient_clip_norm, averages=averages,
     )  # fmt: skip
-    return Trainer(strategy, plan, model, opt, compiled, averages)
+    return Trainer(strategy, plan, model, opt, compiled, pre, averages)
 
 
 def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
@@ -132,14 +147,19 @@ def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None):
     lr = lambda: float(optim.learning_rate(cfg.optimizer, trainer.optimizer.step))  # noqa: E731
     if cfg.data.use_synthetic_data:
         batch = steps.synthetic_batches(
-            trainer.strategy, cfg.data.batch_size, source, cfg.data.seed
+            trainer.strategy, cfg.data.batch_size, source, cfg.data.seed, trainer.preprocess
         )
         for _ in range(progress.todo):
             progress.step_done(float(trainer.steps.train_on_replicas(*batch)), lr)
     else:
         global_batch = cfg.data.batch_size * cfg.devices.num_towers
         ds = pipeline.train_dataset(
-            source, global_batch, cfg.data.seed, start, augment=data.augments(cfg.data)
+            source,
+            global_batch,
+            cfg.data.seed,
+            start,
+            augment=data.augments(cfg.data),
+            preprocess=trainer.preprocess,
         )
         for images, labels in ds.take(progress.todo):
             progress.step_done(float(trainer.steps.train(images, labels)), lr)
@@ -151,7 +171,9 @@ def evaluate(trainer: Trainer, source) -> float:
     correct = total = 0
     averaged = trainer.averages.swapped_in() if trainer.averages else contextlib.nullcontext()
     with averaged:
-        for images, labels in pipeline.eval_dataset(source, pipeline.EVAL_BATCH):
+        for images, labels in pipeline.eval_dataset(
+            source, pipeline.EVAL_BATCH, trainer.preprocess
+        ):
             c, n = trainer.steps.eval(images, labels)
             correct, total = correct + int(c), total + int(n)
     return correct / max(total, 1)

@@ -39,6 +39,11 @@ class Mode:
         """Per tower: (device function or string, variable scope to enter)."""
         raise NotImplementedError
 
+    def regularization_terms(self, made: List[List[tf.Tensor]]) -> List[tf.Tensor]:
+        """The variable regularizers' loss terms the latest tower includes;
+        ``made[i]`` holds those that building tower i created."""
+        raise NotImplementedError
+
     def aggregate(self, built: Sequence[Tower]) -> GradsAndVars:
         """The (gradient, variable) pairs the optimizer applies."""
         raise NotImplementedError
@@ -98,6 +103,11 @@ class ParameterServer(Mode):
             device_fn = devices.tower_device_fn(device, plan.param_devices, strategy, plan.cluster)
             yield device_fn, v1.variable_scope(v1.get_variable_scope(), reuse=i > 0)
 
+    def regularization_terms(self, made):
+        """Every tower shares the variables, so each includes every term
+        (tower 0 made them all: later towers reuse the variables)."""
+        return [t for terms in made for t in terms]
+
     def aggregate(self, built):
         averaged = []
         for per_var in zip(*[t.grads_and_vars for t in built]):
@@ -142,6 +152,10 @@ class Replicated(Mode):
                 with tf.device(tower.device):
                     per_tower[i].append((towers.mean_gradient(grads, var.op.name), var))
         return per_tower
+
+    def regularization_terms(self, made):
+        """Tower i includes its own copies' terms (made under ``v{i}/``)."""
+        return list(made[-1])
 
     def aggregate(self, built):
         return [gv for tower in self.all_reduce(built) for gv in tower]

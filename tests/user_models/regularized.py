@@ -1,0 +1,31 @@
+"""A user's TF1 model with its own losses, written as TF1 code bases did:
+a ``regularizer=`` on ``get_variable`` (REGULARIZATION_LOSSES) and the CIFAR-10
+tutorial's ``tf.add_to_collection('losses', ...)``."""
+
+import tensorflow as tf
+
+v1 = tf.compat.v1
+
+REG_SCALE = 0.01  # REGULARIZATION_LOSSES term: REG_SCALE * sum(w**2)
+DECAY = 0.002  # 'losses' term: DECAY * l2_loss(w) = DECAY * sum(w**2) / 2
+
+
+def build(images, is_training, num_classes):
+    """Logits of a linear model; ``w`` carries both kinds of term."""
+    del is_training
+    x = tf.reshape(images, [-1, int(images.shape[1:].num_elements())])
+    w = v1.get_variable(
+        "linear/w",
+        [int(x.shape[-1]), num_classes],
+        initializer=v1.random_normal_initializer(stddev=0.3, seed=5),
+        regularizer=lambda t: REG_SCALE * tf.reduce_sum(tf.square(t)),
+    )
+    b = v1.get_variable("linear/b", [num_classes], initializer=v1.zeros_initializer())
+    v1.add_to_collection("losses", tf.multiply(tf.nn.l2_loss(w), DECAY, name="weight_loss"))
+    return tf.matmul(x, w) + b
+
+
+def mean_squared_error(labels, logits):
+    """A data loss of one's own, per example (--loss)."""
+    onehot = tf.one_hot(labels, int(logits.shape[-1]))
+    return tf.reduce_mean(tf.square(tf.nn.softmax(logits) - onehot), axis=1)

@@ -1,0 +1,247 @@
+"""The part every legacy layer shares: how it picks its variable scope, makes
+its variables and files its losses and updates into the graph collections.
+
+Checkpoints written by TF1 programs name variables after the scopes the old
+``tf.layers`` opened, so this module opens them in the same order and with the
+same calls: an unnamed layer takes ``variable_scope(None, default_name=base)``
+(``dense``, ``dense_1``, ... counted per enclosing scope), a named one or one
+built with ``reuse`` takes ``variable_scope(name)``; ops go under the scope's
+original name scope. Regularization terms are built under
+``<layer>/<weight>/Regularizer`` and activity terms under
+``<layer>/ActivityRegularizer`` (divided by the batch size), and land in
+``REGULARIZATION_LOSSES`` only when the variable is new, as before.
+"""
+
+from typing import Any, Callable, Optional
+
+import tensorflow as tf
+
+v1 = tf.compat.v1
+# The legacy defaults for biases, betas, gammas and moving statistics.
+ZEROS = v1.zeros_initializer()
+ONES = v1.ones_initializer()
+
+_ACTIVATIONS = {
+    "linear": None,
+    "relu": tf.nn.relu,
+    "relu6": tf.nn.relu6,
+    "elu": tf.nn.elu,
+    "selu": tf.nn.selu,
+    "sigmoid": tf.sigmoid,
+    "tanh": tf.tanh,
+    "softplus": tf.nn.softplus,
+    "softsign": tf.nn.softsign,
+    "softmax": tf.nn.softmax,
+}
+
+
+# Initializer names the legacy layers accepted, as v1 initializers with the
+# Keras definitions (variance scaling: scale, mode, distribution).
+_SCALING = {
+    "glorot_uniform": (1.0, "fan_avg", "uniform"),
+    "glorot_normal": (1.0, "fan_avg", "truncated_normal"),
+    "he_uniform": (2.0, "fan_in", "uniform"),
+    "he_normal": (2.0, "fan_in", "truncated_normal"),
+    "lecun_uniform": (1.0, "fan_in", "uniform"),
+    "lecun_normal": (1.0, "fan_in", "truncated_normal"),
+}
+
+
+def get_initializer(initializer: Any):
+    """None (the scope's, else Glorot uniform), a callable, or a Keras name."""
+    if not isinstance(initializer, str):
+        return initializer
+    if initializer in ("zeros", "ones"):
+        return ZEROS if initializer == "zeros" else ONES
+    if initializer in _SCALING:
+        scale, mode, distribution = _SCALING[initializer]
+        return v1.variance_scaling_initializer(scale, mode, distribution)
+    valid = sorted(["zeros", "ones", *_SCALING])
+    raise ValueError(f"unknown initializer {initializer!r}; valid: a callable or {valid}")
+
+
+def get_activation(activation: Any) -> Optional[Callable]:
+    """Callable, None, or one of the common Keras activation names."""
+    if activation is None or callable(activation):
+        return activation
+    if activation in _ACTIVATIONS:
+        return _ACTIVATIONS[activation]
+    raise ValueError(
+        f"unknown activation {activation!r}; valid: a callable or {sorted(_ACTIVATIONS)}"
+    )
+
+
+def smart_cond(pred, true_fn, false_fn):
+    """``tf.cond`` unless ``pred`` is a Python bool or a constant tensor."""
+    if isinstance(pred, tf.Variable):
+        return tf.cond(pred, true_fn, false_fn)
+    return tf.__internal__.smart_cond.smart_cond(pred, true_fn, false_fn)
+
+
+def constant_value(pred):
+    """True/False when ``pred`` is known while building, else None."""
+    if isinstance(pred, tf.Tensor):
+        return tf.get_static_value(pred)
+    if isinstance(pred, tf.Variable):
+        return None
+    return bool(pred)
+
+
+def add_to_collection(elements, key: str) -> None:
+    """Append to a graph collection, skipping what is already there."""
+    collection = v1.get_collection_ref(key)
+    present = {id(e) for e in collection}
+    for element in elements:
+        if id(element) not in present:
+            collection.append(element)
+            present.add(id(element))
+
+
+def to_tuple(value, n: int, what: str) -> tuple:
+    """An int or an n-sequence of ints, as the legacy layers accepted."""
+    if isinstance(value, int):
+        return (value,) * n
+    value = tuple(int(v) for v in value)
+    if len(value) != n:
+        raise ValueError(f"{what} must be an int or {n} ints, got {value}")
+    return value
+
+
+def check_padding(padding: str) -> str:
+    padding = padding.lower()
+    if padding not in ("valid", "same"):
+        raise ValueError(f"padding must be 'valid' or 'same', got {padding!r}")
+    return padding
+
+
+def check_data_format(data_format: str) -> str:
+    if data_format not in ("channels_last", "channels_first"):
+        raise ValueError(
+            f"data_format must be 'channels_last' or 'channels_first', got {data_format!r}"
+        )
+    return data_format
+
+
+class Layer:
+    """Scope, variables and collections of one legacy layer.
+
+    Subclasses set ``base_name`` and implement ``build(input_shape)`` and
+    ``call(inputs, ...)``. A layer object called twice reuses its variables
+    and its name scope, as the old class forms did.
+    """
+
+    base_name = "layer"
+
+    def __init__(
+        self,
+        trainable: bool = True,
+        name: Optional[str] = None,
+        dtype=None,
+        activity_regularizer: Optional[Callable] = None,
+        _scope=None,
+        _reuse=None,
+    ):
+        self.trainable = trainable
+        self.name = name
+        self.dtype = tf.as_dtype(dtype) if dtype is not None else None
+        self.activity_regularizer = activity_regularizer
+        self.built = False
+        self.updates: list = []
+        self.variables: list = []
+        self._reuse = _reuse
+        self._base = name or self.base_name
+        self._scope = None
+        if _scope:
+            with v1.variable_scope(_scope) as captured:
+                self._scope = captured
+
+    @property
+    def trainable_variables(self) -> list:
+        return [v for v in self.variables if v.trainable]
+
+    def _set_scope(self, scope=None) -> None:
+        if self._scope is not None:
+            return
+        if self._reuse:
+            with v1.variable_scope(scope if scope is not None else self._base) as captured:
+                self._scope = captured
+        else:
+            with v1.variable_scope(scope, default_name=self._base) as captured:
+                self._scope = captured
+        if self.name is None:
+            self.name = self._scope.name.split("/")[-1]
+
+    def __call__(self, inputs, *args, **kwargs):
+        self._set_scope(kwargs.pop("scope", None))
+        reuse = True if self.built else self._reuse
+        with v1.variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False):
+            with tf.name_scope(self._scope.original_name_scope):
+                inputs = tf.convert_to_tensor(inputs)
+                if not self.built:
+                    if self.dtype is None:
+                        self.dtype = inputs.dtype.base_dtype
+                    self.build(inputs.shape)
+                    self.built = True
+                outputs = self.call(inputs, *args, **kwargs)
+                self._regularize_activity(outputs)
+        if self.trainable:
+            add_to_collection(self.updates, v1.GraphKeys.UPDATE_OPS)
+        return outputs
+
+    def apply(self, inputs, *args, **kwargs):
+        """The legacy alias of ``__call__``."""
+        return self(inputs, *args, **kwargs)
+
+    def build(self, input_shape: tf.TensorShape) -> None:
+        del input_shape
+
+    def call(self, inputs, *args, **kwargs):
+        raise NotImplementedError
+
+    def add_weight(
+        self,
+        name: str,
+        shape,
+        initializer=None,
+        regularizer: Optional[Callable] = None,
+        trainable: bool = True,
+        constraint: Optional[Callable] = None,
+        dtype=None,
+        **kwargs,
+    ):
+        """``get_variable`` in the layer's scope; the regularizer term is built
+        under ``<weight>/Regularizer`` only for a variable this call created."""
+        existing = set(v1.global_variables())
+        dtype = tf.as_dtype(dtype or self.dtype or tf.float32)
+        variable = v1.get_variable(
+            name,
+            shape=shape,
+            dtype=dtype,
+            initializer=get_initializer(initializer),
+            trainable=trainable and self.trainable,
+            constraint=constraint,
+            **kwargs,
+        )
+        self.variables.append(variable)
+        if regularizer and variable not in existing:
+            with tf.name_scope(name + "/Regularizer"):
+                loss = regularizer(variable)
+                if loss is not None and not tf.is_tensor(loss):
+                    loss = tf.convert_to_tensor(loss, dtype=tf.float32)
+            if loss is not None:
+                add_to_collection([loss], v1.GraphKeys.REGULARIZATION_LOSSES)
+        return variable
+
+    add_variable = add_weight  # the older name legacy custom layers call
+
+    def add_update(self, update) -> None:
+        self.updates.append(update if isinstance(update, tf.Operation) else update.op)
+
+    def _regularize_activity(self, outputs) -> None:
+        if self.activity_regularizer is None:
+            return
+        with tf.name_scope("ActivityRegularizer"):
+            for output in tf.nest.flatten(outputs):
+                loss = tf.convert_to_tensor(self.activity_regularizer(output))
+                batch = tf.cast(tf.shape(output)[0], loss.dtype)
+                add_to_collection([loss / batch], v1.GraphKeys.REGULARIZATION_LOSSES)

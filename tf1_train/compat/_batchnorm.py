@@ -1,0 +1,274 @@
+"""Batch normalization as the legacy layer computed it in a v1 graph.
+
+What matters for old programs and their checkpoints: variables ``gamma``,
+``beta``, ``moving_mean``, ``moving_variance`` (the last two not trainable,
+ON_READ/MEAN); ``training`` a Python bool or a bool tensor (default False);
+``fused=None`` means fused for 4-D inputs with axis 1 or 3 (the fused kernel
+updates the moving variance with the Bessel-corrected batch variance, the
+unfused path with the biased one); the moving averages are
+``moving -= (moving - batch) * (1 - momentum)`` ops named
+``<layer>/AssignMovingAvg`` that go into ``UPDATE_OPS`` (unless the layer is
+not trainable), so ``with tf.control_dependencies(update_ops)`` works. A
+non-trainable layer still normalizes with batch statistics when ``training``
+is true, as the v1 layer did.
+"""
+
+import tensorflow as tf
+
+from tf1_train.compat._base import ONES, ZEROS, Layer, constant_value, smart_cond
+
+v1 = tf.compat.v1
+_SYNC = dict(
+    synchronization=tf.VariableSynchronization.ON_READ,
+    aggregation=tf.VariableAggregation.MEAN,
+    trainable=False,
+)
+
+
+class BatchNormalization(Layer):
+    """The v1 ``tf.layers.BatchNormalization`` (no renorm, virtual batches or adjustment)."""
+
+    base_name = "batch_normalization"
+
+    def __init__(
+        self,
+        axis=-1,
+        momentum: float = 0.99,
+        epsilon: float = 1e-3,
+        center: bool = True,
+        scale: bool = True,
+        beta_initializer=ZEROS,
+        gamma_initializer=ONES,
+        moving_mean_initializer=ZEROS,
+        moving_variance_initializer=ONES,
+        beta_regularizer=None,
+        gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
+        renorm: bool = False,
+        renorm_clipping=None,
+        renorm_momentum: float = 0.99,
+        fused=None,
+        trainable: bool = True,
+        virtual_batch_size=None,
+        adjustment=None,
+        name=None,
+        **kwargs,
+    ):
+        if renorm or virtual_batch_size is not None or adjustment is not None:
+            raise ValueError(
+                "tf1_train.compat.layers.batch_normalization does not implement renorm, "
+                "virtual_batch_size or adjustment; valid: their defaults (False, None, None)"
+            )
+        del renorm_clipping, renorm_momentum
+        super().__init__(trainable, name, **kwargs)
+        self.axis = axis
+        self.momentum = momentum
+        self.epsilon = epsilon
+        self.center, self.scale = center, scale
+        self.initializers = (
+            gamma_initializer,
+            beta_initializer,
+            moving_mean_initializer,
+            moving_variance_initializer,
+        )
+        self.regularizers = (gamma_regularizer, beta_regularizer)
+        self.constraints = (gamma_constraint, beta_constraint)
+        self.fused = True if fused is None else fused
+
+    def _axes(self, rank: int) -> list:
+        axes = [self.axis] if isinstance(self.axis, int) else list(self.axis)
+        axes = [a + rank if a < 0 else a for a in axes]
+        if any(a < 0 or a >= rank for a in axes) or len(set(axes)) != len(axes):
+            raise ValueError(f"invalid axis {self.axis} for inputs of rank {rank}")
+        return axes
+
+    def build(self, input_shape: tf.TensorShape) -> None:
+        rank = input_shape.rank
+        self.axis = self._axes(rank)
+        fusable = len(self.axis) == 1 and self.dtype in (tf.float16, tf.bfloat16, tf.float32)
+        fused_axes = {4: (1, 3), 5: (1, 4)}.get(rank, ())
+        self.fused = bool(self.fused) and fusable and self.axis[0] in fused_axes
+        channels_first = "NCHW" if rank == 4 else "NCDHW"
+        self._data_format = (
+            channels_first if self.axis == [1] else channels_first.replace("C", "") + "C"
+        )
+        dims = {a: tf.compat.dimension_value(input_shape[a]) for a in self.axis}
+        if None in dims.values():
+            raise ValueError(
+                f"batch_normalization needs known sizes on axis {self.axis}, got {input_shape}"
+            )
+        if len(dims) == 1:
+            shape = list(dims.values())
+        else:
+            shape = [dims.get(i, 1) for i in range(rank)]
+        param_dtype = tf.float32 if self.dtype in (tf.float16, tf.bfloat16) else self.dtype
+        g_init, b_init, m_init, v_init = self.initializers
+        self.gamma = self.beta = None
+        if self.scale:
+            self.gamma = self.add_weight(
+                "gamma", shape, g_init, self.regularizers[0], True, self.constraints[0], param_dtype
+            )
+        if self.center:
+            self.beta = self.add_weight(
+                "beta", shape, b_init, self.regularizers[1], True, self.constraints[1], param_dtype
+            )
+        self.moving_mean = self.add_weight("moving_mean", shape, m_init, dtype=param_dtype, **_SYNC)
+        self.moving_variance = self.add_weight(
+            "moving_variance", shape, v_init, dtype=param_dtype, **_SYNC
+        )
+        self._param_dtype = param_dtype
+        self._param_shape = shape
+
+    def _assign_moving_average(self, variable, value, momentum):
+        with tf.name_scope("AssignMovingAvg") as scope:
+            with v1.colocate_with(variable):
+                decay = tf.convert_to_tensor(1.0 - momentum, name="decay")
+                if decay.dtype != variable.dtype.base_dtype:
+                    decay = tf.cast(decay, variable.dtype.base_dtype)
+                delta = (variable - tf.cast(value, variable.dtype)) * decay
+                return v1.assign_sub(variable, delta, name=scope)
+
+    def call(self, inputs, training=False):
+        if training is None:
+            training = False
+        if self.fused:
+            return self._fused(inputs, training)
+        return self._unfused(inputs, training)
+
+    def _fused(self, inputs, training):
+        gamma = self.gamma
+        if gamma is None:
+            gamma = tf.constant(1.0, self._param_dtype, self._param_shape)
+        beta = self.beta
+        if beta is None:
+            beta = tf.constant(0.0, self._param_dtype, self._param_shape)
+
+        def run(is_training):
+            return v1.nn.fused_batch_norm(
+                inputs,
+                gamma,
+                beta,
+                mean=self.moving_mean,
+                variance=self.moving_variance,
+                epsilon=self.epsilon,
+                is_training=is_training,
+                data_format=self._data_format,
+            )
+
+        output, mean, variance = smart_cond(training, lambda: run(True), lambda: run(False))
+        known = constant_value(training)
+        if known or known is None:
+            if known is None:
+                momentum = smart_cond(training, lambda: self.momentum, lambda: 1.0)
+            else:
+                momentum = tf.convert_to_tensor(self.momentum)
+            self.add_update(self._assign_moving_average(self.moving_mean, mean, momentum))
+            self.add_update(self._assign_moving_average(self.moving_variance, variance, momentum))
+        return output
+
+    def _unfused(self, inputs, training):
+        in_dtype = inputs.dtype.base_dtype
+        if in_dtype in (tf.float16, tf.bfloat16):
+            inputs = tf.cast(inputs, tf.float32)
+        shape = inputs.shape
+        ndims = shape.rank
+        reduction = [i for i in range(ndims) if i not in self.axis]
+        broadcast_shape = [1] * ndims
+        broadcast_shape[self.axis[0]] = tf.compat.dimension_value(shape[self.axis[0]])
+
+        def broadcast(v):
+            if v is not None and len(v.shape) != ndims and reduction != list(range(ndims - 1)):
+                return tf.reshape(v, broadcast_shape)
+            return v
+
+        scale, offset = broadcast(self.gamma), broadcast(self.beta)
+        if constant_value(training) is False:
+            mean, variance = self.moving_mean, self.moving_variance
+        else:
+            batch_mean, batch_var = tf.nn.moments(
+                tf.cast(inputs, self._param_dtype), reduction, keepdims=len(self.axis) > 1
+            )
+            mean = smart_cond(
+                training, lambda: batch_mean, lambda: tf.convert_to_tensor(self.moving_mean)
+            )
+            variance = smart_cond(
+                training, lambda: batch_var, lambda: tf.convert_to_tensor(self.moving_variance)
+            )
+            new_mean, new_var = mean, variance
+            for variable, value in ((self.moving_mean, new_mean), (self.moving_variance, new_var)):
+                self.add_update(
+                    smart_cond(
+                        training,
+                        lambda v=variable, x=value: self._assign_moving_average(
+                            v, x, self.momentum
+                        ),
+                        lambda v=variable: v,
+                    )
+                )
+        mean = tf.cast(mean, inputs.dtype)
+        variance = tf.cast(variance, inputs.dtype)
+        offset = tf.cast(offset, inputs.dtype) if offset is not None else None
+        scale = tf.cast(scale, inputs.dtype) if scale is not None else None
+        outputs = tf.nn.batch_normalization(
+            inputs, broadcast(mean), broadcast(variance), offset, scale, self.epsilon
+        )
+        if in_dtype in (tf.float16, tf.bfloat16):
+            outputs = tf.cast(outputs, in_dtype)
+        outputs.set_shape(shape)
+        return outputs
+
+
+def batch_normalization(
+    inputs,
+    axis=-1,
+    momentum=0.99,
+    epsilon=1e-3,
+    center=True,
+    scale=True,
+    beta_initializer=ZEROS,
+    gamma_initializer=ONES,
+    moving_mean_initializer=ZEROS,
+    moving_variance_initializer=ONES,
+    beta_regularizer=None,
+    gamma_regularizer=None,
+    beta_constraint=None,
+    gamma_constraint=None,
+    training=False,
+    trainable=True,
+    name=None,
+    reuse=None,
+    renorm=False,
+    renorm_clipping=None,
+    renorm_momentum=0.99,
+    fused=None,
+    virtual_batch_size=None,
+    adjustment=None,
+):
+    """``tf.compat.v1.layers.batch_normalization``; run ``UPDATE_OPS`` with the train op."""
+    layer = BatchNormalization(
+        axis=axis,
+        momentum=momentum,
+        epsilon=epsilon,
+        center=center,
+        scale=scale,
+        beta_initializer=beta_initializer,
+        gamma_initializer=gamma_initializer,
+        moving_mean_initializer=moving_mean_initializer,
+        moving_variance_initializer=moving_variance_initializer,
+        beta_regularizer=beta_regularizer,
+        gamma_regularizer=gamma_regularizer,
+        beta_constraint=beta_constraint,
+        gamma_constraint=gamma_constraint,
+        renorm=renorm,
+        renorm_clipping=renorm_clipping,
+        renorm_momentum=renorm_momentum,
+        fused=fused,
+        trainable=trainable,
+        virtual_batch_size=virtual_batch_size,
+        adjustment=adjustment,
+        name=name,
+        _reuse=reuse,
+        _scope=name,
+    )
+    return layer(inputs, training=training)

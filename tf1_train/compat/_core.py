@@ -1,0 +1,204 @@
+"""Dense, dropout and flatten with the legacy signatures and defaults."""
+
+import functools
+import operator
+from typing import Callable, Optional
+
+import tensorflow as tf
+
+from tf1_train.compat._base import (
+    ZEROS,
+    Layer,
+    check_data_format,
+    get_activation,
+    smart_cond,
+)
+
+v1 = tf.compat.v1
+
+
+class Dense(Layer):
+    """``kernel`` [in, units] and ``bias`` [units]; matmul for rank 2, tensordot above."""
+
+    base_name = "dense"
+
+    def __init__(
+        self,
+        units: int,
+        activation=None,
+        use_bias: bool = True,
+        kernel_initializer=None,
+        bias_initializer=ZEROS,
+        kernel_regularizer: Optional[Callable] = None,
+        bias_regularizer: Optional[Callable] = None,
+        activity_regularizer: Optional[Callable] = None,
+        kernel_constraint: Optional[Callable] = None,
+        bias_constraint: Optional[Callable] = None,
+        trainable: bool = True,
+        name: Optional[str] = None,
+        **kwargs,
+    ):
+        super().__init__(trainable, name, activity_regularizer=activity_regularizer, **kwargs)
+        self.units = int(units)
+        self.activation = get_activation(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = kernel_initializer
+        self.bias_initializer = bias_initializer
+        self.kernel_regularizer = kernel_regularizer
+        self.bias_regularizer = bias_regularizer
+        self.kernel_constraint = kernel_constraint
+        self.bias_constraint = bias_constraint
+
+    def build(self, input_shape: tf.TensorShape) -> None:
+        last = tf.compat.dimension_value(input_shape[-1]) if input_shape.rank else None
+        if last is None or input_shape.rank < 2:
+            raise ValueError(
+                f"dense needs inputs of rank >= 2 with a known last dimension, got {input_shape}"
+            )
+        self.kernel = self.add_weight(
+            "kernel",
+            [last, self.units],
+            self.kernel_initializer,
+            self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+        )
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight(
+                "bias",
+                [self.units],
+                self.bias_initializer,
+                self.bias_regularizer,
+                constraint=self.bias_constraint,
+            )
+
+    def call(self, inputs):
+        if inputs.dtype.base_dtype != self.dtype:
+            inputs = tf.cast(inputs, self.dtype)
+        rank = inputs.shape.rank
+        if rank == 2 or rank is None:
+            outputs = tf.matmul(a=inputs, b=self.kernel)
+        else:
+            outputs = tf.tensordot(inputs, self.kernel, [[rank - 1], [0]])
+            outputs.set_shape(inputs.shape[:-1].concatenate([self.units]))
+        if self.use_bias:
+            outputs = tf.nn.bias_add(outputs, self.bias)
+        if self.activation is not None:
+            outputs = self.activation(outputs)
+        return outputs
+
+
+def dense(
+    inputs,
+    units: int,
+    activation=None,
+    use_bias: bool = True,
+    kernel_initializer=None,
+    bias_initializer=ZEROS,
+    kernel_regularizer: Optional[Callable] = None,
+    bias_regularizer: Optional[Callable] = None,
+    activity_regularizer: Optional[Callable] = None,
+    kernel_constraint: Optional[Callable] = None,
+    bias_constraint: Optional[Callable] = None,
+    trainable: bool = True,
+    name: Optional[str] = None,
+    reuse=None,
+):
+    """``tf.compat.v1.layers.dense``."""
+    layer = Dense(
+        units,
+        activation=activation,
+        use_bias=use_bias,
+        kernel_initializer=kernel_initializer,
+        bias_initializer=bias_initializer,
+        kernel_regularizer=kernel_regularizer,
+        bias_regularizer=bias_regularizer,
+        activity_regularizer=activity_regularizer,
+        kernel_constraint=kernel_constraint,
+        bias_constraint=bias_constraint,
+        trainable=trainable,
+        name=name,
+        _scope=name,
+        _reuse=reuse,
+    )
+    return layer(inputs)
+
+
+class Dropout(Layer):
+    """Identity unless ``training`` is true (the legacy default is False)."""
+
+    base_name = "dropout"
+
+    def __init__(self, rate=0.5, noise_shape=None, seed: Optional[int] = None, name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.rate = rate
+        self.noise_shape = noise_shape
+        self.seed = seed
+
+    def _next_seed(self) -> Optional[int]:
+        # Each call of one seeded layer draws the next op seed, as before.
+        if self.seed is None:
+            return None
+        seed, self.seed = self.seed, self.seed + 1
+        return seed
+
+    def _noise_shape(self, inputs):
+        if self.noise_shape is None:
+            return None
+        dynamic = tf.shape(inputs)
+        shape = [dynamic[i] if d is None else d for i, d in enumerate(self.noise_shape)]
+        return tf.convert_to_tensor(shape)
+
+    def call(self, inputs, training=False):
+        if isinstance(self.rate, (int, float)) and self.rate == 0:
+            return tf.identity(inputs)
+        if training is None:
+            training = False
+
+        def dropped():
+            return tf.nn.dropout(
+                inputs,
+                rate=self.rate,
+                noise_shape=self._noise_shape(inputs),
+                seed=self._next_seed(),
+            )
+
+        return smart_cond(training, dropped, lambda: tf.identity(inputs))
+
+
+def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=None):
+    """``tf.compat.v1.layers.dropout``: identity unless ``training``."""
+    layer = Dropout(rate, noise_shape=noise_shape, seed=seed, name=name)
+    return layer(inputs, training=training)
+
+
+class Flatten(Layer):
+    """[batch, ...] -> [batch, prod(...)], channels_first inputs first moved to channels_last."""
+
+    base_name = "flatten"
+
+    def __init__(self, data_format: str = "channels_last", name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.data_format = check_data_format(data_format)
+
+    def call(self, inputs):
+        rank = inputs.shape.rank
+        if self.data_format == "channels_first" and rank and rank > 1:
+            inputs = tf.transpose(inputs, perm=[0, *range(2, rank), 1])
+        shape = inputs.shape
+        if shape.rank == 1:
+            return tf.expand_dims(inputs, axis=1)
+        batch = tf.compat.dimension_value(shape[0])
+        rest = shape[1:]
+        if rest.is_fully_defined():
+            target = tf.constant([-1, int(functools.reduce(operator.mul, rest.as_list(), 1))])
+        elif batch is not None:
+            target = tf.constant([int(batch), -1])
+        else:
+            target = [tf.shape(inputs)[0], -1]
+        return tf.reshape(inputs, target)
+
+
+def flatten(inputs, name=None, data_format: str = "channels_last"):
+    """``tf.compat.v1.layers.flatten``."""
+    return Flatten(name=name, data_format=data_format)(inputs)

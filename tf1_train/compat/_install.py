@@ -1,0 +1,39 @@
+"""Opt-in: make ``tf.compat.v1.layers`` (``tf.layers`` after ``import
+tensorflow.compat.v1 as tf``) resolve to tf1_train.compat.layers.
+
+Under Keras 3 that attribute is a lazy loader that raises "not available with
+Keras 3" on first use, and TensorFlow's private
+``tensorflow.python.layers.normalization`` (which tf-slim's ``batch_norm``
+uses) forwards to ``tf_keras.legacy_tf_layers``, which is not installed. Both
+are re-pointed here; nothing else changes, and nothing changes until a program
+calls ``install()``. TensorFlow's private dense/conv/pooling layers, which
+tf-slim also uses, still work on 2.21 and are left alone.
+"""
+
+import sys
+
+_state = {"installed": False}
+
+
+def install() -> None:
+    """Point the legacy layer names at tf1_train.compat.layers (idempotent)."""
+    # Importing tensorflow.compat.v1 runs the v1 API's __init__ once more, as
+    # its own module with its own lazy loader: load it first, then patch every
+    # copy of the v1 API (tf.compat.v1, tf.compat.v1.compat.v1, ...).
+    import tensorflow.compat.v1  # noqa: F401
+    import tensorflow.python.layers.normalization as private_normalization
+
+    from tf1_train.compat import layers
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("tensorflow") and name.endswith("compat.v1") and module is not None:
+            module.layers = layers
+            sys.modules[name + ".layers"] = layers
+    # tf-slim's batch_norm reads BatchNormalization through this lazy loader.
+    private_normalization.normalization = layers
+    _state["installed"] = True
+
+
+def is_installed() -> bool:
+    """Whether ``install()`` ran in this process."""
+    return _state["installed"]

@@ -1,0 +1,227 @@
+"""Rules that need more than a name: call arguments, shapes, and what the whole program does.
+
+A "program" is every file given to one scan: whether eager execution is turned
+off, or a v1 graph is built, is decided anywhere in it (usually the entry
+point), and changes what a construct in another file does.
+"""
+
+import ast
+from typing import Dict, Iterator, NamedTuple, Optional, Sequence, Tuple
+
+from tf1_train.port.rules import (
+    BREAKS,
+    CHANGES,
+    RENAME,
+    ROW_ARGS,
+    ROW_DEVICE,
+    ROW_DIMENSION,
+    ROW_EAGER,
+    ROW_KERAS_IN_V1,
+    ROW_SUMMARY,
+    ROW_TF_KERAS,
+    V1,
+    WORKS,
+    _rule,
+)
+
+_rule(
+    "dimension-value",
+    BREAKS,
+    "drop `.value` (shape[i] is an int or None in TF 2), or tf.compat.v1.dimension_value(shape[i]) "
+    "for code that must run both ways",
+    "leaves it unchanged and reports nothing",
+    ROW_DIMENSION,
+)
+_rule(
+    "tf2-summary-in-v1-graph",
+    CHANGES,
+    "tf.compat.v1.summary.{name}: the TF 2 op returns a bool tensor, adds nothing to the "
+    "SUMMARIES collection, so merge_all() returns None and merge() raises TypeError",
+    "reports 'converted to tf.compat.v1.summary.*' (INFO) but leaves tf.summary.{name} as it is",
+    ROW_SUMMARY,
+)
+_rule(
+    "device-function",
+    BREAKS,
+    "tf.compat.v1.device(fn): TF 2's tf.device raises 'tf.device does not support functions'",
+    "leaves it unchanged (renames replica_device_setter inside it to tf.compat.v1)",
+    ROW_DEVICE,
+)
+_rule(
+    "eager-placeholder",
+    BREAKS,
+    "call tf.compat.v1.disable_eager_execution once at the top of the entry point, or build "
+    "everything inside `with tf.Graph().as_default():`",
+    "adds no disable_eager_execution",
+    ROW_EAGER,
+)
+_rule(
+    "keras-layers-in-v1-graph",
+    CHANGES,
+    "tf1_train.compat.layers (get_variable-based): Keras 3 layers create new variables in "
+    "every tower (variable_scope reuse does not share them) and put no regularization "
+    "losses in REGULARIZATION_LOSSES",
+    "leaves it unchanged and reports nothing",
+    ROW_KERAS_IN_V1,
+)
+_rule(
+    "keras-bn-in-v1-graph",
+    CHANGES,
+    "tf1_train.compat.layers.batch_normalization: Keras 3 BatchNormalization in a v1 graph "
+    "adds nothing to UPDATE_OPS, so its moving statistics stay 0 and 1",
+    "leaves it unchanged and reports nothing",
+    ROW_KERAS_IN_V1,
+)
+_rule(
+    "dropout-positional",
+    CHANGES,
+    "tf.nn.dropout(x, rate=1 - keep_prob), or tf.compat.v1.nn.dropout: TF 2 reads the second "
+    "argument as the drop rate, so keep_prob=0.9 drops 90%",
+    "rewrites it to rate=1 - (keep_prob) (INFO): right",
+    ROW_ARGS,
+)
+_rule(
+    "keras-input-tensor",
+    BREAKS,
+    "call the layers on the tensor itself (tf1_train.compat.layers in a v1 graph), or tf_keras "
+    "with TF_USE_LEGACY_KERAS=1: Keras 3's Input(tensor=...) raises 'must be a KerasTensor'",
+    "leaves it unchanged and reports nothing",
+    ROW_TF_KERAS,
+)
+_rule(
+    "renamed-args",
+    RENAME,
+    "{rename}",
+    "renames the keyword (keep_dims, keep_prob, ... checked)",
+    ROW_ARGS,
+)
+
+SUMMARY_OPS = ("scalar", "histogram", "image", "audio", "text")
+SESSION_NAMES = ("placeholder", "Session", "InteractiveSession")
+V1_GRAPH_NAMES = SESSION_NAMES + (
+    "get_variable",
+    "variable_scope",
+    "get_collection",
+    "add_to_collection",
+    "GraphKeys",
+    "train.Saver",
+    "global_variables_initializer",
+    "train.MonitoredTrainingSession",
+)
+KERAS_INPUTS = tuple(
+    p + name for p in ("tensorflow.", V1, "") for name in ("keras.Input", "keras.layers.Input")
+)
+_REDUCE = {"keep_dims": "keepdims", "reduction_indices": "axis"}
+RENAMED_ARGS: Dict[str, Dict[str, str]] = {
+    **{f"tensorflow.reduce_{op}": _REDUCE for op in ("sum", "mean", "max", "min", "prod", "all")},
+    "tensorflow.reduce_any": _REDUCE,
+    "tensorflow.nn.conv2d": {"filter": "filters", "use_cudnn_on_gpu": "(removed)"},
+    "tensorflow.nn.max_pool": {"value": "input"},
+    "tensorflow.nn.avg_pool": {"value": "input"},
+    "tensorflow.argmax": {"dimension": "axis"},
+    "tensorflow.argmin": {"dimension": "axis"},
+    "tensorflow.squeeze": {"squeeze_dims": "axis"},
+    "tensorflow.expand_dims": {"dim": "axis"},
+    "tensorflow.nn.moments": {"keep_dims": "keepdims"},
+    "tensorflow.nn.softmax": {"dim": "axis"},
+    "tensorflow.nn.log_softmax": {"dim": "axis"},
+    "tensorflow.nn.dropout": {"keep_prob": "rate=1 - keep_prob"},
+    "tensorflow.nn.depthwise_conv2d": {"rate": "dilations"},
+}
+
+
+class Program(NamedTuple):
+    eager_off: bool  # disable_eager_execution or disable_v2_behavior() somewhere
+    v1_shapes: bool  # disable_v2_behavior() / disable_v2_tensorshape(): Dimension objects
+    v1_graph: bool  # builds a v1 graph (sessions, get_variable, collections)
+    graph_context: bool  # enters some `<graph>.as_default()`
+
+
+def _in(path: str, names: Sequence[str]) -> bool:
+    return any(path in (V1 + n, "tensorflow." + n) for n in names)
+
+
+def program_facts(paths: Sequence[str], graph_context: bool) -> Program:
+    """Facts about the whole program from every resolved API path in it."""
+    off = {p.rsplit(".", 1)[-1] for p in paths if p.startswith(("tensorflow.", V1))}
+    v1_shapes = bool(off & {"disable_v2_behavior", "disable_v2_tensorshape"})
+    return Program(
+        eager_off=bool(off & {"disable_eager_execution", "disable_v2_behavior"}),
+        v1_shapes=v1_shapes,
+        v1_graph=any(_in(p, V1_GRAPH_NAMES) for p in paths),
+        graph_context=graph_context,
+    )
+
+
+def _device_function(arg: ast.AST, functions: set, path: Optional[str]) -> bool:
+    if isinstance(arg, ast.Lambda):
+        return True
+    if isinstance(arg, ast.Name) and arg.id in functions:
+        return True
+    name = path or ast.unparse(arg.func if isinstance(arg, ast.Call) else arg)
+    return any(w in name for w in ("device_setter", "device_fn", "device_function"))
+
+
+def call_findings(
+    tree: ast.AST, resolve, program: Program
+) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
+    """(node, rule key, construct, fill-ins for the fix) for call- and shape-level rules."""
+    functions = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    for node in ast.walk(tree):
+        if _is_dimension_value(node):
+            yield node, "dimension-value", ast.unparse(node), {}
+        if not isinstance(node, ast.Call):
+            continue
+        path = resolve(node.func)
+        if path == "tensorflow.device" and node.args:
+            arg = node.args[0]
+            arg_path = resolve(arg.func) if isinstance(arg, ast.Call) else resolve(arg)
+            if _device_function(arg, functions, arg_path):
+                yield node, "device-function", ast.unparse(node), {}
+        if path in KERAS_INPUTS and any(kw.arg == "tensor" for kw in node.keywords):
+            yield node, "keras-input-tensor", ast.unparse(node.func) + "(tensor=...)", {}
+        if path == "tensorflow.nn.dropout" and len(node.args) >= 2:
+            yield node, "dropout-positional", ast.unparse(node.func) + "(x, keep_prob)", {}
+        for kw in node.keywords:
+            new = RENAMED_ARGS.get(path or "", {}).get(kw.arg or "")
+            if new:
+                construct = f"{ast.unparse(node.func)}({kw.arg}=...)"
+                yield node, "renamed-args", construct, {"rename": f"{kw.arg} -> {new}"}
+
+
+def _is_dimension_value(node: ast.AST) -> bool:
+    """`x.get_shape()[i].value` / `x.shape[i].value`."""
+    if not (isinstance(node, ast.Attribute) and node.attr == "value"):
+        return False
+    sub = node.value
+    if not isinstance(sub, ast.Subscript) or isinstance(sub.slice, ast.Slice):
+        return False
+    shape = sub.value
+    if isinstance(shape, ast.Call) and isinstance(shape.func, ast.Attribute):
+        return shape.func.attr == "get_shape"
+    return isinstance(shape, ast.Attribute) and shape.attr == "shape"
+
+
+def path_rule(path: str, program: Program, is_call: bool) -> Optional[Tuple[str, Dict[str, str]]]:
+    """Program-dependent rules on a resolved API path: (rule key, fill-ins) or None."""
+    name = path.rsplit(".", 1)[-1]
+    if program.v1_graph and path in tuple("tensorflow.summary." + s for s in SUMMARY_OPS):
+        return "tf2-summary-in-v1-graph", {"name": name}
+    if not program.eager_off and _in(path, SESSION_NAMES):
+        return "eager-placeholder", {}
+    keras = ("tensorflow.keras.layers.", "keras.layers.", V1 + "keras.layers.")
+    if program.v1_graph and is_call and path.startswith(keras) and name[:1].isupper():
+        if name == "BatchNormalization":
+            return "keras-bn-in-v1-graph", {}
+        if name not in ("Layer", "InputSpec", "Input"):
+            return "keras-layers-in-v1-graph", {}
+    return None
+
+
+def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
+    """Severity after what the program does elsewhere, and a note saying why."""
+    if key == "dimension-value" and program.v1_shapes:
+        return WORKS, "works only while disable_v2_behavior()/disable_v2_tensorshape() is called"
+    if key == "eager-placeholder" and program.graph_context:
+        return WORKS, "runs only inside `with tf.Graph().as_default():` blocks"
+    return severity, ""

@@ -1,0 +1,90 @@
+"""What a name in a legacy file means: import aliases resolved to full module paths.
+
+`import tensorflow.compat.v1 as tf` makes `tf.layers.dense` mean
+`tensorflow.compat.v1.layers.dense`, while `import tensorflow as tf` makes the
+same text mean `tensorflow.layers.dense`, which TF 2.x does not have. The rules
+match full paths, so the same rule catches every spelling of one construct.
+"""
+
+import ast
+from typing import Dict, Iterator, Optional, Tuple
+
+# Roots worth tracking; anything else (numpy, os, ...) is left alone.
+ROOTS = ("tensorflow", "tf_slim", "horovod", "keras", "tf_keras")
+
+
+def _tracked(path: str) -> bool:
+    return path.split(".")[0] in ROOTS
+
+
+def canonical(path: str) -> str:
+    """`tensorflow.compat.v2.x` is `tensorflow.x`; other paths are kept as written."""
+    for prefix in ("tensorflow.compat.v2.", "tensorflow._api.v2."):
+        if path.startswith(prefix):
+            return "tensorflow." + path[len(prefix) :]
+    return path
+
+
+class Aliases:
+    """Local name -> full dotted path, for one file (flow-insensitive: last binding wins)."""
+
+    def __init__(self, tree: ast.AST):
+        self.names: Dict[str, str] = {}
+        # In source order, so `tf = tf.compat.v1` sees the `import tensorflow as tf` above it.
+        for node in _in_order(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if _tracked(alias.name):
+                        local = alias.asname or alias.name.split(".")[0]
+                        target = alias.name if alias.asname else local
+                        self.names[local] = canonical(target)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                if _tracked(node.module):
+                    for alias in node.names:
+                        if alias.name != "*":
+                            full = canonical(f"{node.module}.{alias.name}")
+                            self.names[alias.asname or alias.name] = full
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, value = node.targets[0], self.resolve(node.value)
+                if isinstance(target, ast.Name) and value and _module_like(value):
+                    self.names[target.id] = value
+
+    def resolve(self, node: ast.AST) -> Optional[str]:
+        """The full path of `a.b.c` when `a` is a tracked alias, else None."""
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id not in self.names:
+            return None
+        return canonical(".".join([self.names[node.id], *reversed(parts)]))
+
+
+def _module_like(path: str) -> bool:
+    """`tf = tf.compat.v1` or `slim = tf.contrib.slim` define aliases; `f = tf.flags.X` does not."""
+    return path.count(".") < 4 and path.islower()
+
+
+def _in_order(tree: ast.AST) -> Iterator[ast.AST]:
+    for node in ast.iter_child_nodes(tree):
+        yield node
+        yield from _in_order(node)
+
+
+def dotted_uses(tree: ast.AST, aliases: Aliases) -> Iterator[Tuple[ast.AST, str, str]]:
+    """(node, full path, text as written) for every outermost `a.b.c` chain or bare alias use.
+
+    `tf.layers.dense` yields once for the whole chain, not again for `tf.layers`.
+    """
+    inner = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            inner.add(id(node.value))
+    for node in ast.walk(tree):
+        if id(node) in inner or not isinstance(node, (ast.Attribute, ast.Name)):
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            continue
+        full = aliases.resolve(node)
+        if full:
+            yield node, full, ast.unparse(node)

@@ -1,0 +1,268 @@
+"""Which API paths each name-matched rule covers, and where tf.contrib's submodules went.
+
+Matching is on full paths after alias resolution (see names.py). Renames that
+TensorFlow's own upgrade script knows are read from its table, so `tf.X` names
+that exist only as `tf.compat.v1.X` are found without listing them here.
+"""
+
+import ast
+import functools
+import importlib.util
+import pathlib
+from typing import Dict, Optional, Tuple
+
+from tf1_train.port.rules import V1
+
+# Full API paths per rule. `v1` marks names that exist only under tf.compat.v1:
+# spelled `tf.X` on TF 2.x they raise AttributeError, so the finding is a rename.
+NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
+    (
+        "layers-batch-norm",
+        tuple(
+            p + "layers." + n
+            for p in (V1, "tensorflow.")
+            for n in ("BatchNormalization", "batch_normalization")
+        ),
+        False,
+    ),
+    ("layers", (V1 + "layers", "tensorflow.layers"), False),
+    ("python-layers-batch-norm", ("tensorflow.python.layers.normalization",), False),
+    (
+        "python-layers",
+        tuple(f"tensorflow.python.layers.{m}" for m in ("core", "convolutional", "pooling")),
+        False,
+    ),
+    ("slim-batch-norm", ("tf_slim.batch_norm", "tf_slim.layers.batch_norm"), False),
+    ("contrib-prefetch-queue", ("tensorflow.contrib.slim.prefetch_queue",), False),
+    ("slim-batch-norm", ("tensorflow.contrib.slim.batch_norm",), False),
+    ("contrib-slim", ("tensorflow.contrib.slim",), False),
+    ("contrib-batch-norm", ("tensorflow.contrib.layers.batch_norm",), False),
+    ("contrib-l2-regularizer", ("tensorflow.contrib.layers.l2_regularizer",), False),
+    ("contrib", ("tensorflow.contrib",), False),
+    (
+        "estimator",
+        ("tensorflow.estimator", V1 + "estimator", "tensorflow_estimator"),
+        False,
+    ),
+    (
+        "keras-legacy-optimizers",
+        ("tensorflow.keras.optimizers.legacy", "keras.optimizers.legacy"),
+        False,
+    ),
+    (
+        "keras-session",
+        tuple(
+            p + "keras.backend." + n
+            for p in (V1, "tensorflow.")
+            for n in (
+                "get_session",
+                "set_session",
+                "learning_phase",
+                "set_learning_phase",
+                "manual_variable_initialization",
+            )
+        ),
+        False,
+    ),
+    ("rnn-cell", (V1 + "nn.rnn_cell", "tensorflow.nn.rnn_cell"), False),
+    ("horovod", ("horovod.tensorflow",), False),
+    ("supervisor", ("train.Supervisor",), True),
+    ("sync-replicas", ("train.SyncReplicasOptimizer",), True),
+    (
+        "queue-runners",
+        (
+            "train.string_input_producer",
+            "train.input_producer",
+            "train.slice_input_producer",
+            "train.range_input_producer",
+            "train.shuffle_batch",
+            "train.shuffle_batch_join",
+            "train.batch",
+            "train.batch_join",
+            "train.start_queue_runners",
+            "train.QueueRunner",
+            "FixedLengthRecordReader",
+            "TFRecordReader",
+            "WholeFileReader",
+            "TextLineReader",
+        ),
+        True,
+    ),
+    ("moving-average", ("tensorflow.train.ExponentialMovingAverage",), False),
+    ("moving-average", ("train.ExponentialMovingAverage",), True),
+    (
+        "lr-decay",
+        tuple(
+            f"train.{n}_decay" for n in ("exponential", "natural_exp", "inverse_time", "polynomial")
+        )
+        + ("train.piecewise_constant",),
+        True,
+    ),
+    (
+        "disable-v2-behavior",
+        (V1 + "disable_v2_behavior", "tensorflow.disable_v2_behavior"),
+        False,
+    ),
+    ("tf-flags", ("tensorflow.flags", "tensorflow.app.flags"), False),
+    ("tf-app", ("tensorflow.app",), False),
+    ("tf-logging", ("tensorflow.logging",), False),
+    ("tf-gfile", ("tensorflow.gfile",), False),
+    (
+        "resize-images",
+        tuple(
+            "tensorflow.image." + n
+            for n in (
+                "resize_images",
+                "resize_bilinear",
+                "resize_bicubic",
+                "resize_nearest_neighbor",
+                "resize_area",
+            )
+        ),
+        False,
+    ),
+    (
+        "cast-shortcuts",
+        tuple(
+            "tensorflow.to_" + t
+            for t in ("float", "double", "int32", "int64", "bfloat16", "complex64", "complex128")
+        ),
+        False,
+    ),
+    (
+        "random-ops",
+        tuple(
+            "tensorflow." + n
+            for n in (
+                "random_normal",
+                "truncated_normal",
+                "random_uniform",
+                "random_shuffle",
+                "random_crop",
+                "random_gamma",
+                "random_poisson",
+                "multinomial",
+            )
+        ),
+        False,
+    ),
+)
+
+# Where each tf.contrib submodule went (the fix names the one a finding uses).
+CONTRIB: Dict[str, str] = {
+    "slim": "tf_slim",
+    "layers": "tf1_train.compat.layers for the layers, tf_slim.layers for the rest "
+    "(arg_scope, initializers: tf.compat.v1.glorot_uniform_initializer for "
+    "xavier_initializer)",
+    "framework": "tf_slim (arg_scope, get_variables...) or tf.compat.v1",
+    "training": "tf.compat.v1.train (HParams: none, use a dataclass)",
+    "data": "tf.data",
+    "learn": "none (removed; tf.data + a Session loop)",
+    "rnn": "tf.keras.layers RNN cells (not shared by variable_scope reuse)",
+    "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
+    "seq2seq": "TensorFlow Addons seq2seq (unmaintained) or your own",
+    "opt": "tf.compat.v1.train optimizers or TensorFlow Addons (unmaintained)",
+    "image": "tf.image, or TensorFlow Addons image (unmaintained)",
+    "distribute": "tf.distribute",
+    "tpu": "tf.distribute.TPUStrategy",
+    "nccl": "tf.distribute.NcclAllReduce",
+    "metrics": "tf.compat.v1.metrics",
+    "losses": "tf.compat.v1.losses",
+    "summary": "tf.summary (TF2, with a default writer)",
+    "eager": "tf (eager is the TF2 default)",
+    "quantize": "TensorFlow Model Optimization (tfmot)",
+    "stateless": "tf.random.stateless_*",
+    "checkpoint": "tf.train.Checkpoint",
+    "memory_stats": "tf.config.experimental.get_memory_info",
+    "lookup": "tf.lookup",
+    "predictor": "tf.saved_model.load",
+    "tensorboard": "tensorboard",
+    "util": "tf.make_ndarray / tf.make_tensor_proto",
+}
+
+
+def _spellings(names: Tuple[str, ...], v1_only: bool) -> Tuple[str, ...]:
+    if not v1_only:
+        return names
+    return tuple(prefix + name for name in names for prefix in (V1, "tensorflow."))
+
+
+_TABLE = tuple((key, _spellings(names, v1), v1) for key, names, v1 in NAME_RULES)
+
+
+def match(path: str) -> Optional[Tuple[str, bool]]:
+    """(rule key, whether the name exists only under tf.compat.v1), or None."""
+    for key, names, v1_only in _TABLE:
+        if any(path == n or path.startswith(n + ".") for n in names):
+            return key, v1_only
+    return None
+
+
+@functools.cache
+def tf_renames() -> Dict[str, str]:
+    """`tf.X` -> its TF 2 spelling, read from tf_upgrade_v2's own tables.
+
+    Parsed, not imported, so scanning does not load TensorFlow; empty when
+    TensorFlow is not installed (then the generic rename rule finds nothing).
+    """
+    spec = importlib.util.find_spec("tensorflow")
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    folder = pathlib.Path(list(spec.submodule_search_locations)[0]) / "tools" / "compatibility"
+    table: Dict[str, str] = {}
+    for name, var in (("renames_v2.py", "renames"), ("all_renames_v2.py", "manual_symbol_renames")):
+        try:
+            tree = ast.parse((folder / name).read_text())
+        except (OSError, SyntaxError):
+            continue
+        for node in tree.body:
+            targets = [t.id for t in getattr(node, "targets", []) if isinstance(t, ast.Name)]
+            if var in targets:
+                table.update(ast.literal_eval(node.value))
+    return table
+
+
+# Names tf_upgrade_v2 renames although TF 2.21 has them (with TF 2 semantics: broadcasting
+# tf.where, v2 initializers): they run as written, so no rename finding. Keras names are
+# left to the Keras rules: the upgrade script's Keras targets predate Keras 3.
+TF2_HAS_PREFIXES = ("tf.debugging.assert_", "tf.keras.")
+TF2_HAS = frozenset(
+    "tf." + name
+    for name in (
+        "assert_equal assert_greater assert_less assert_rank data.Iterator losses.Reduction "
+        "nn.avg_pool nn.ctc_loss nn.max_pool nn.space_to_batch saved_model.load "
+        "space_to_batch_nd test.compute_gradient where constant_initializer ones_initializer "
+        "zeros_initializer random_normal_initializer random_uniform_initializer"
+    ).split()
+    + [
+        "initializers." + init
+        for init in (
+            "constant glorot_normal glorot_uniform he_normal he_uniform identity lecun_normal "
+            "lecun_uniform ones orthogonal random_normal random_uniform truncated_normal "
+            "variance_scaling zeros"
+        ).split()
+    ]
+)
+
+
+def renamed(path: str) -> Optional[Tuple[str, str]]:
+    """(old `tf.` name, new name) for the longest prefix of a `tensorflow.X` path TF renames."""
+    if not path.startswith("tensorflow.") or path.startswith(V1):
+        return None
+    parts = ("tf." + path[len("tensorflow.") :]).split(".")
+    table = tf_renames()
+    for end in range(len(parts), 1, -1):
+        old = ".".join(parts[:end])
+        if old in TF2_HAS or old.startswith(TF2_HAS_PREFIXES):
+            return None
+        if old in table:
+            return old, table[old]
+    return None
+
+
+def submodule_fix(path: str) -> str:
+    """Where the tf.contrib submodule in `path` went."""
+    parts = path.split(".")
+    if parts[:2] != ["tensorflow", "contrib"] or len(parts) < 3:
+        return "; ".join(f"{k} -> {v}" for k, v in CONTRIB.items())
+    return f"{parts[2]} -> " + CONTRIB.get(parts[2], "none in TF 2 (see the TF 2 migration guide)")

@@ -1,0 +1,268 @@
+"""`python -m tf1_train.port scan PATH... [--json FILE]`: what a TF1 code base hits on TF 2.16+.
+
+Reads Python files with `ast` (never runs them), resolves import aliases, and
+reports each construct that breaks, changes numbers, needs a rename, or is
+known to work on TensorFlow 2.21 with Keras 3, with the fix, what tf_upgrade_v2
+does with it and the docs/PORTING.md row that explains it. Prints a Markdown
+table; `--json FILE` also writes the findings as JSON (`--json -` to stdout,
+then the table goes to stderr). Exit status: 2 for bad input (each problem one
+`error:` line, the other files still scanned), else 1 if anything breaks, else 0.
+"""
+
+import ast
+import json
+import pathlib
+import sys
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from tf1_train.port import checks, paths
+from tf1_train.port.names import Aliases, dotted_uses
+from tf1_train.port.rules import BREAKS, RENAME, RULES, SEVERITIES, V1, WORKS
+
+# Rules reported at the import line too: there the import itself raises (or is the point).
+IMPORT_RULES = ("contrib", "estimator", "horovod", "python-layers", "slim-batch-norm")
+JSON_VERSION = 1
+
+
+class Finding(NamedTuple):
+    file: str
+    line: int
+    col: int
+    rule: str
+    severity: str
+    construct: str
+    fix: str
+    tf_upgrade_v2: str
+    porting_row: str
+
+
+class Report(NamedTuple):
+    files: List[str]
+    findings: List[Finding]
+    errors: List[str]
+
+
+class _Parsed(NamedTuple):
+    file: str
+    tree: ast.AST
+    aliases: Aliases
+    uses: List[Tuple[ast.AST, str, str]]
+
+
+def python_files(args: Sequence[str]) -> Tuple[List[pathlib.Path], List[str]]:
+    """Files to scan (directories walked for *.py) and an error line per missing path."""
+    files, errors = [], []
+    for arg in args:
+        path = pathlib.Path(arg)
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*.py") if p.is_file()))
+        elif path.is_file():
+            files.append(path)
+        else:
+            errors.append(f"error: {arg}: no such file or directory (give .py files or folders)")
+    return files, errors
+
+
+def _parse(path: pathlib.Path) -> Tuple[Optional[_Parsed], Optional[str]]:
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except SyntaxError as e:
+        return None, f"error: {path}:{e.lineno}: does not parse as Python 3: {e.msg}"
+    except (OSError, ValueError) as e:
+        return None, f"error: {path}: cannot be read: {e}"
+    aliases = Aliases(tree)
+    return _Parsed(str(path), tree, aliases, list(dotted_uses(tree, aliases))), None
+
+
+def scan(args: Sequence[str]) -> Report:
+    files, errors = python_files(args)
+    parsed = []
+    for path in files:
+        result, error = _parse(path)
+        if error:
+            errors.append(error)
+        else:
+            parsed.append(result)
+    program = checks.program_facts(
+        [p for f in parsed for _, p, _ in f.uses] + [p for f in parsed for p in _imports(f)],
+        graph_context=any(_enters_a_graph(f.tree) for f in parsed),
+    )
+    findings = [x for f in parsed for x in _file_findings(f, program)]
+    return Report([f.file for f in parsed], findings, errors)
+
+
+def _enters_a_graph(tree: ast.AST) -> bool:
+    return any(isinstance(n, ast.Attribute) and n.attr == "as_default" for n in ast.walk(tree))
+
+
+def _imports(parsed: _Parsed) -> List[str]:
+    return [p for _, p in _import_paths(parsed.tree)]
+
+
+def _import_paths(tree: ast.AST):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node, alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                yield node, f"{node.module}.{alias.name}"
+
+
+def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
+    calls = {id(n.func) for n in ast.walk(parsed.tree) if isinstance(n, ast.Call)}
+    raw, guarded = [], _guarded_imports(parsed.tree)
+    for node, path in _import_paths(parsed.tree):
+        for key, fills in _path_findings(path, program, False):
+            if key.startswith(IMPORT_RULES):
+                fills = {**fills, "guarded": "1"} if id(node) in guarded else fills
+                raw.append((node, key, f"import {path}", fills))
+    for node, path, text in parsed.uses:
+        for key, fills in _path_findings(path, program, id(node) in calls):
+            shown = text if text.split(".", 1)[1:] == path.split(".", 1)[1:] else f"{text} = {path}"
+            raw.append((node, key, shown, fills))
+    raw.extend(checks.call_findings(parsed.tree, parsed.aliases.resolve, program))
+    return _deduplicated(_finding(parsed.file, *r, program) for r in raw)
+
+
+def _guarded_imports(tree: ast.AST) -> set:
+    """Imports under `try: ... except ImportError:` whose handler carries on without raising."""
+    guarded = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try):
+            continue
+        for handler in node.handlers:
+            names = ast.unparse(handler.type) if handler.type else "Exception"
+            raises = any(isinstance(n, ast.Raise) for n in ast.walk(handler))
+            caught = ("ImportError", "ModuleNotFoundError", "Exception")
+            if not raises and any(e in names for e in caught):
+                guarded |= {id(n) for b in node.body for n in ast.walk(b)}
+    return guarded
+
+
+def _path_findings(path: str, program: checks.Program, is_call: bool):
+    """(rule key, fill-ins) for what a resolved API path is and what it does in this program."""
+    found = checks.path_rule(path, program, is_call)
+    if found:
+        yield found
+    hit = paths.match(path)
+    old_new = paths.renamed(path)
+    if hit:
+        key, v1_only = hit
+        fills = {"contrib": paths.submodule_fix(path), "name": path.rsplit(".", 1)[-1]}
+        fills["rename"] = old_new[1] if old_new else "see tf.io.gfile / tf.random"
+        if v1_only and not path.startswith(V1):
+            fills["v1"] = "tf.compat.v1." + path[len("tensorflow.") :]
+        yield key, fills
+    elif old_new:
+        yield _rename_key(old_new[0]), {"rename": old_new[1]}
+
+
+def _rename_key(old: str) -> str:
+    if old.startswith("tf.train.") and old.endswith("Optimizer"):
+        return "v1-optimizer"
+    if old[len("tf.") :] in checks.V1_GRAPH_NAMES:
+        return "v1-graph-api"
+    return "v1-rename"
+
+
+def _finding(file, node, key, construct, fills, program) -> Finding:
+    rule = RULES[key]
+    severity, note = checks.adjust(key, rule.severity, program)
+    fix, upgrade = rule.fix, rule.upgrade
+    for name, value in fills.items():
+        fix, upgrade = (t.replace("{" + name + "}", value) for t in (fix, upgrade))
+    if "v1" in fills:
+        severity, fix = RENAME, f"{fills['v1']}; then: {fix}"
+    if "guarded" in fills:
+        severity, note = WORKS, "guarded by try/except ImportError: the program goes on without it"
+    if note:
+        fix = f"{note}; {fix}"
+    line, col = node.lineno, node.col_offset + 1
+    return Finding(file, line, col, key, severity, construct, fix, upgrade, rule.row)
+
+
+def _deduplicated(findings) -> List[Finding]:
+    """Sorted; `works` and eager-mode findings once per file and rule, the rest all kept."""
+    seen, kept = set(), []
+    for f in sorted(findings, key=lambda f: (f.line, f.col, f.rule)):
+        once = f.severity == WORKS or f.rule == "eager-placeholder"
+        if once and f.rule in seen:
+            continue
+        seen.add(f.rule)
+        kept.append(f)
+    return kept
+
+
+def counts(findings: Sequence[Finding]) -> Dict[str, int]:
+    return {s: sum(f.severity == s for f in findings) for s in SEVERITIES}
+
+
+def table(report: Report) -> str:
+    """Markdown table, one finding a row, and a summary line."""
+    head = ("location", "severity", "construct", "fix", "tf_upgrade_v2", "PORTING.md row")
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for f in report.findings:
+        cells = (f"{f.file}:{f.line}", f.severity, f.construct, f.fix, f.tf_upgrade_v2)
+        cells += (f.porting_row,)
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    summary = ", ".join(f"{n} {s}" for s, n in counts(report.findings).items())
+    lines.append(f"\n{len(report.files)} files scanned, {len(report.findings)} findings: {summary}")
+    return "\n".join(lines)
+
+
+def as_json(report: Report) -> str:
+    return json.dumps(
+        {
+            "version": JSON_VERSION,
+            "files": report.files,
+            "errors": report.errors,
+            "counts": counts(report.findings),
+            "findings": [f._asdict() for f in report.findings],
+        },
+        indent=1,
+    )
+
+
+def exit_status(report: Report) -> int:
+    if report.errors:
+        return 2
+    return 1 if any(f.severity == BREAKS for f in report.findings) else 0
+
+
+def _parse_args(argv: Sequence[str]) -> Tuple[List[str], Optional[str], Optional[str]]:
+    """(paths, json destination, error line)."""
+    targets, json_to, rest = [], None, list(argv)
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--json" or arg.startswith("--json="):
+            json_to = arg.split("=", 1)[1] if "=" in arg else (rest.pop(0) if rest else "")
+            if not json_to:
+                return [], None, "error: --json needs a FILE (or - for stdout)"
+        elif arg.startswith("-") and arg != "-":
+            return [], None, f"error: unknown option {arg}; valid: --json FILE"
+        else:
+            targets.append(arg)
+    if not targets:
+        return [], None, "error: scan needs at least one PATH (a .py file or a directory)"
+    return targets, json_to, None
+
+
+def main(argv: Sequence[str]) -> int:
+    targets, json_to, error = _parse_args(argv)
+    if error:
+        print(error, file=sys.stderr)
+        return 2
+    report = scan(targets)
+    for line in report.errors:
+        print(line, file=sys.stderr)
+    print(table(report), file=sys.stderr if json_to == "-" else sys.stdout)
+    if json_to == "-":
+        print(as_json(report))
+    elif json_to:
+        try:
+            pathlib.Path(json_to).write_text(as_json(report) + "\n")
+        except OSError as e:
+            print(f"error: --json {json_to}: cannot write: {e.strerror}", file=sys.stderr)
+            return 2
+    return exit_status(report)
