@@ -131,7 +131,12 @@ def describe_failure(error: Exception) -> str:
     """'raised ValueError: <first line> (at file.py:42)' for a user's exception."""
     import traceback
 
-    frames = traceback.extract_tb(error.__traceback__)
+    # The innermost frame in the user's own code, not in TensorFlow's or ours.
+    frames = [
+        f
+        for f in traceback.extract_tb(error.__traceback__)
+        if "site-packages" not in f.filename and "/tf1_train/" not in f.filename
+    ]
     where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
     message = str(error).strip().splitlines()[0] if str(error).strip() else ""
     return f"raised {type(error).__name__}: {message}{where}"
