@@ -23,6 +23,7 @@ PARAMETER_DEVICES = ("cpu", "gpu")
 ONEDNN = ("on", "off")
 OPTIMIZERS = ("sgd", "momentum", "adam", "rmsprop", "adagrad")
 LR_SCHEDULES = ("constant", "piecewise", "exponential", "polynomial")
+PRECISIONS = ("fp32", "bf16", "fp16")
 
 
 _check = checks.check
@@ -224,6 +225,44 @@ class RunConfig:
 
 
 @dataclasses.dataclass(frozen=True)
+class PrecisionConfig:
+    """What the towers compute in (variables stay float32) and fp16's loss scale."""
+
+    precision: str = "fp32"
+    loss_scale: str = ""  # fp16: "dynamic" (the default) or a number >= 1
+    auto_mixed_precision: bool = False  # the optimizer through enable_mixed_precision_graph_rewrite
+
+    def validate(self) -> None:
+        _choice(self.precision, "precision", PRECISIONS)
+        text = self.loss_scale
+        _check(
+            text in ("", "dynamic") or _number_at_least_one(text),
+            "loss_scale",
+            f"got {text!r}; valid: dynamic, or a number >= 1 (e.g. 128)",
+        )
+        _check(
+            not text or self.precision == "fp16",
+            "loss_scale",
+            f"applies to --precision=fp16 only (got --precision={self.precision}; "
+            "bfloat16 has float32's exponent range and needs no loss scaling)",
+        )
+        _check(
+            not (self.auto_mixed_precision and self.precision != "fp32"),
+            "auto_mixed_precision",
+            "the graph rewrite chooses its own casts; use it with --precision=fp32 "
+            f"(got --precision={self.precision})",
+        )
+
+
+def _number_at_least_one(text: str) -> bool:
+    try:
+        value = float(text)
+    except ValueError:
+        return False
+    return math.isfinite(value) and value >= 1
+
+
+@dataclasses.dataclass(frozen=True)
 class Config:
     """Everything a run needs; built by main.py, validated once."""
 
@@ -234,6 +273,7 @@ class Config:
     devices: DeviceConfig = DeviceConfig()
     optimizer: OptimizerConfig = OptimizerConfig()
     run: RunConfig = RunConfig(train_dir="runs/default")
+    precision: PrecisionConfig = PrecisionConfig()
     cluster: ClusterConfig = ClusterConfig()
 
     def validate(self) -> Config:
@@ -253,6 +293,7 @@ class Config:
         self.devices.validate()
         self.optimizer.validate()
         self.run.validate()
+        self.precision.validate()
         self.cluster.validate()
         if self.cluster.distributed:
             self._validate_for_cluster()
@@ -271,4 +312,10 @@ class Config:
             self.devices.local_parameter_device == "cpu",
             "local_parameter_device",
             "a cluster keeps every variable on its parameter servers; use cpu (the default)",
+        )
+        _check(
+            not (self.cluster.sync_replicas and self.precision.precision == "fp16"),
+            "sync_replicas",
+            "fp16's loss scale skips overflowing updates per worker; use --precision=bf16 "
+            "or fp32 with --sync_replicas",
         )
