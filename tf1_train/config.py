@@ -24,6 +24,7 @@ ONEDNN = ("on", "off")
 OPTIMIZERS = ("sgd", "momentum", "adam", "rmsprop", "adagrad")
 LR_SCHEDULES = ("constant", "piecewise", "exponential", "polynomial")
 PRECISIONS = ("fp32", "bf16", "fp16")
+COMPUTE_TYPES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
 
 
 _check = checks.check

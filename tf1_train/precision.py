@@ -31,9 +31,11 @@ from typing import Callable, Dict, NamedTuple, Optional
 
 import tensorflow as tf
 
+from tf1_train.config import COMPUTE_TYPES
+
 v1 = tf.compat.v1
 
-DTYPES = {"fp32": tf.float32, "bf16": tf.bfloat16, "fp16": tf.float16}
+DTYPES = {name: tf.as_dtype(t) for name, t in COMPUTE_TYPES.items()}
 KEEP_FLOAT32 = ("/gamma", "/beta")  # batch norm's scale and offset
 INITIAL_SCALE = 2.0**15  # v1 DynamicLossScale's defaults
 PERIOD = 2000

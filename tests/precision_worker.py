@@ -1,0 +1,77 @@
+"""One side of the TF1 <-> TF2 mixed-precision comparison, in its own process.
+
+    python tests/precision_worker.py tf1 MODEL PRECISION DIR  # DIR/tf1.json + step-0 checkpoint
+    python tests/precision_worker.py tf2 MODEL PRECISION DIR  # from that checkpoint: DIR/tf2.json
+
+Both sides train the same small run (2 towers / replicas, momentum) from the
+same initial weights (the TF1 side's step-0 checkpoint, read by name) on the
+same batches (the shared input pipeline), and write their per-step losses.
+The sides never share a process: the TF1 side builds a Session graph.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from tests.conftest import small_config  # noqa: E402
+from tf1_train import config as cfglib  # noqa: E402
+
+STEPS = 20
+
+
+def config(model: str, precision: str, train_dir: str) -> cfglib.Config:
+    cfg = small_config(
+        train_dir, model=model, towers=2, batch=16, steps=STEPS, optimizer="momentum",
+        learning_rate=0.01, variable_update="replicated",
+    )  # fmt: skip
+    return dataclasses.replace(cfg, precision=cfglib.PrecisionConfig(precision))
+
+
+def run_tf1(cfg: cfglib.Config) -> list:
+    import tensorflow as tf
+
+    from tf1_train import data, devices, graph
+
+    plan = devices.plan_devices(cfg.devices, 0)
+    g = graph.build(
+        cfg.model, data.load_source(cfg.data), cfg.data, cfg.devices, cfg.optimizer, plan,
+        cfg.run.seed, precision_cfg=cfg.precision,
+    )  # fmt: skip
+    config = devices.session_config(cfg.devices, plan)
+    with tf.compat.v1.Session(graph=g.graph, config=config) as sess:
+        sess.run(g.init_op)
+        sess.run(g.post_init_ops)
+        sess.run(g.input_init)
+        g.saver.save(sess, os.path.join(cfg.run.train_dir, "model.ckpt"), global_step=0)
+        return [float(sess.run([g.train_op, g.loss])[1]) for _ in range(STEPS)]
+
+
+def run_tf2(cfg: cfglib.Config) -> list:
+    from tf1_train import data
+    from tf1_train.tf2 import checkpoint, train
+
+    source = data.load_source(cfg.data)
+    trainer = train.build(cfg, source, gpus_found=0)
+    assert checkpoint.restore_latest(cfg.run.train_dir, trainer.state_by_name()) == 0
+    losses, _ = train.train_loop(trainer, cfg, source, 0)
+    return losses
+
+
+def main(side: str, model: str, precision: str, out: str) -> None:
+    if side == "tf1":
+        import tensorflow as tf
+
+        tf.compat.v1.disable_eager_execution()
+    cfg = config(model, precision, out)
+    losses = (run_tf1 if side == "tf1" else run_tf2)(cfg)
+    with open(os.path.join(out, f"{side}.json"), "w") as f:
+        json.dump(losses, f)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
