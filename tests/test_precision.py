@@ -216,3 +216,21 @@ def test_lenet5_on_digits_in_bf16_reaches_the_fp32_accuracy(tmp_path):
     acc32, acc16 = fp32.summary["test_accuracy"], bf16.summary["test_accuracy"]
     assert acc32 > 0.8
     assert abs(acc16 - acc32) <= 0.01, (acc32, acc16)
+
+
+def test_auto_mixed_precision_on_a_cpu_wraps_the_optimizer_and_changes_no_op(tmp_path):
+    """enable_mixed_precision_graph_rewrite turns on Grappler's float16 pass,
+    which needs a GPU: on a CPU the only change is the loss scale, a power of
+    two, so the losses equal the fp32 run's bit for bit."""
+    kw = dict(model="lenet5", steps=5)
+    plain = train.run(_cfg(tmp_path, "plain", **kw), gpus_found=0)
+    auto_cfg = _cfg(tmp_path, "auto", **kw)
+    auto_cfg = auto_cfg.__class__(
+        **{**auto_cfg.__dict__, "precision": cfglib.PrecisionConfig(auto_mixed_precision=True)}
+    )
+    try:
+        auto = train.run(auto_cfg, gpus_found=0)
+    finally:  # the rewrite is process-wide state: leave none behind
+        v1.mixed_precision.disable_mixed_precision_graph_rewrite()
+    assert list(auto.losses) == list(plain.losses)
+    assert auto.summary["loss_scale"] == precision.INITIAL_SCALE

@@ -166,9 +166,9 @@ def scaled(loss: tf.Tensor, p: Precision) -> tf.Tensor:
 def rewrite(opt, p: Precision):
     """--auto_mixed_precision: the legacy route, as a porter's code called it.
 
-    The wrapped optimizer (v1 ``MixedPrecisionLossScaleOptimizer``) divides
-    the gradients by the scale ``scaled`` multiplied the loss by, skips a
-    non-finite update and moves the scale; the call also turns on Grappler's
+    The wrapped optimizer (v1 ``MixedPrecisionLossScaleOptimizer``) skips a
+    non-finite update and moves the scale (``unscale`` divides the gradients
+    by the scale ``scaled`` multiplied the loss by); the call also turns on Grappler's
     ``auto_mixed_precision`` pass for every later Session of the process,
     which rewrites float32 ops to float16 on a GPU and, finding none, leaves
     a CPU graph unchanged (docs/PRECISION.md)."""
@@ -179,11 +179,14 @@ def rewrite(opt, p: Precision):
 
 def unscale(grads_and_vars, p: Precision):
     """(gradients divided by the scale, all of them finite?) for the
-    aggregated pairs; ``(pairs, None)`` without loss scaling."""
-    if p.loss_scale is None:
+    aggregated pairs; ``(pairs, None)`` without loss scaling, or under
+    --auto_mixed_precision, whose wrapped optimizer checks them itself (v1
+    unscales in ``compute_gradients``, which our towers do not call)."""
+    if p.loss_scale is None and p.auto is None:
         return grads_and_vars, None
+    scale = p.auto() if p.auto is not None else p.loss_scale.scale.read_value()
     with tf.name_scope("loss_scale"):
-        inverse = 1.0 / p.loss_scale.scale.read_value()
+        inverse = 1.0 / scale
         out, checks = [], []
         for g, v in grads_and_vars:
             if g is not None:
@@ -191,6 +194,8 @@ def unscale(grads_and_vars, p: Precision):
                     g = g * tf.cast(inverse, g.dtype)
                     checks.append(tf.reduce_all(tf.math.is_finite(g)))
             out.append((g, v))
+        if p.auto is not None:
+            return out, None
         return out, tf.reduce_all(tf.stack(checks), name="grads_finite")
 
 
