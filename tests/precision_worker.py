@@ -2,6 +2,7 @@
 
     python tests/precision_worker.py tf1 MODEL PRECISION DIR  # DIR/tf1.json + step-0 checkpoint
     python tests/precision_worker.py tf2 MODEL PRECISION DIR  # from that checkpoint: DIR/tf2.json
+    python tests/precision_worker.py overflow MODEL fp16 DIR  # TF2 loss scale: DIR/overflow.json
 
 Both sides train the same small run (2 towers / replicas, momentum) from the
 same initial weights (the TF1 side's step-0 checkpoint, read by name) on the
@@ -62,7 +63,49 @@ def run_tf2(cfg: cfglib.Config) -> list:
     return losses
 
 
+def overflow(cfg: cfglib.Config) -> dict:
+    """fp16 in the TF2 twin: one step whose gradients overflow, then one that does not."""
+    import numpy as np
+    import tensorflow as tf
+
+    from tf1_train import data
+    from tf1_train.tf2 import train
+
+    source = data.load_source(cfg.data)
+    trainer = train.build(cfg, source, gpus_found=0)
+    ls, w = trainer.loss_scale, trainer.model.by_name["conv1/weights"]
+    images = tf.constant(source.train_images[:32])
+    labels = tf.constant(source.train_labels[:32].astype(np.int32))
+
+    def copies():
+        return [v.numpy() for v in trainer.strategy.experimental_local_results(w)]
+
+    before = copies()
+    ls.scale.assign(3e38)  # loss * 3e38 overflows float16's gradients
+    trainer.steps.train(images, labels)
+    after = copies()
+    out = {
+        "copies": len(before),
+        "unchanged_after_overflow": [bool(np.array_equal(a, b)) for a, b in zip(after, before)],
+        "scale": ls.values()["loss_scale"],
+        "skipped": ls.values()["skipped_steps"],
+        "step": int(trainer.optimizer.step.numpy()),
+    }
+    ls.scale.assign(1024.0)
+    trainer.steps.train(images, labels)
+    later = copies()
+    out["changed_after"] = not np.array_equal(later[0], after[0])
+    out["copies_equal_after"] = bool(np.array_equal(later[0], later[1]))
+    out["skipped_after"] = ls.values()["skipped_steps"]
+    return out
+
+
 def main(side: str, model: str, precision: str, out: str) -> None:
+    if side == "overflow":
+        result = overflow(config(model, precision, out))
+        with open(os.path.join(out, "overflow.json"), "w") as f:
+            json.dump(result, f)
+        return
     if side == "tf1":
         import tensorflow as tf
 
