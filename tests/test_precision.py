@@ -234,3 +234,16 @@ def test_auto_mixed_precision_on_a_cpu_wraps_the_optimizer_and_changes_no_op(tmp
         v1.mixed_precision.disable_mixed_precision_graph_rewrite()
     assert list(auto.losses) == list(plain.losses)
     assert auto.summary["loss_scale"] == precision.INITIAL_SCALE
+
+
+@pytest.mark.parametrize("fields", [("fp16", ""), ("fp32", "", True)])
+def test_a_loss_scale_with_sync_replicas_is_refused(fields):
+    cluster = cfglib.ClusterConfig(
+        ps_hosts=("127.0.0.1:1",), worker_hosts=("127.0.0.1:2",), job_name="worker",
+        sync_replicas=True,
+    )  # fmt: skip
+    cfg = cfglib.Config(cluster=cluster, precision=cfglib.PrecisionConfig(*fields))
+    with pytest.raises(UserError, match="^--sync_replicas: a loss scale"):
+        cfg.validate()
+    ok = cfglib.Config(cluster=cluster, precision=cfglib.PrecisionConfig("bf16"))
+    assert ok.validate() is ok

@@ -314,9 +314,12 @@ class Config:
             "local_parameter_device",
             "a cluster keeps every variable on its parameter servers; use cpu (the default)",
         )
+        pc = self.precision
         _check(
-            not (self.cluster.sync_replicas and self.precision.precision == "fp16"),
+            not (
+                self.cluster.sync_replicas and (pc.precision == "fp16" or pc.auto_mixed_precision)
+            ),
             "sync_replicas",
-            "fp16's loss scale skips overflowing updates per worker; use --precision=bf16 "
-            "or fp32 with --sync_replicas",
+            "a loss scale skips overflowing updates per worker; use --precision=bf16 "
+            "or fp32 (without --auto_mixed_precision) with --sync_replicas",
         )

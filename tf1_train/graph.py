@@ -107,8 +107,10 @@ def build(
         loss_fn = models.checked(models.resolve(loss, "loss"), loss, "loss") if loss else None
         mode = variable_update.get(dev_cfg.variable_update)
         pc = precision_cfg or PrecisionConfig()
+        # The loss scale is this process's own: a worker keeps it on its task.
+        scale_device = worker.device if worker else global_step.device
         precision = precisionlib.make(
-            pc.precision, pc.loss_scale, global_step.device, pc.auto_mixed_precision
+            pc.precision, pc.loss_scale, scale_device, pc.auto_mixed_precision
         )
         built = towers.build_towers(
             model_fn,
