@@ -1,7 +1,7 @@
 """One side of the TF1 <-> TF2 mixed-precision comparison, in its own process.
 
-    python tests/precision_worker.py tf1 MODEL PRECISION DIR  # DIR/tf1.json + step-0 checkpoint
-    python tests/precision_worker.py tf2 MODEL PRECISION DIR  # from that checkpoint: DIR/tf2.json
+    python tests/precision_worker.py tf1 MODELS PRECISION DIR  # DIR/<model>/tf1.json + checkpoint
+    python tests/precision_worker.py tf2 MODELS PRECISION DIR  # from it: DIR/<model>/tf2.json
     python tests/precision_worker.py overflow MODEL fp16 DIR  # TF2 loss scale: DIR/overflow.json
 
 Both sides train the same small run (2 towers / replicas, momentum) from the
@@ -100,9 +100,10 @@ def overflow(cfg: cfglib.Config) -> dict:
     return out
 
 
-def main(side: str, model: str, precision: str, out: str) -> None:
+def main(side: str, models: str, precision: str, out: str) -> None:
+    """``models``: comma-separated; each writes ``out/<model>/<side>.json``."""
     if side == "overflow":
-        result = overflow(config(model, precision, out))
+        result = overflow(config(models, precision, out))
         with open(os.path.join(out, "overflow.json"), "w") as f:
             json.dump(result, f)
         return
@@ -110,10 +111,12 @@ def main(side: str, model: str, precision: str, out: str) -> None:
         import tensorflow as tf
 
         tf.compat.v1.disable_eager_execution()
-    cfg = config(model, precision, out)
-    losses = (run_tf1 if side == "tf1" else run_tf2)(cfg)
-    with open(os.path.join(out, f"{side}.json"), "w") as f:
-        json.dump(losses, f)
+    for model in models.split(","):
+        model_dir = os.path.join(out, model)
+        os.makedirs(model_dir, exist_ok=True)
+        losses = (run_tf1 if side == "tf1" else run_tf2)(config(model, precision, model_dir))
+        with open(os.path.join(model_dir, f"{side}.json"), "w") as f:
+            json.dump(losses, f)
 
 
 if __name__ == "__main__":

@@ -21,19 +21,29 @@ from tests.conftest import ROOT
 RTOL = 1e-5  # the equivalence tests' first-steps tolerance
 
 
-def _side(side, model, precision, out):
-    subprocess.run(
-        [sys.executable, "tests/precision_worker.py", side, model, precision, str(out)],
-        cwd=ROOT, check=True, timeout=180, capture_output=True,
-    )  # fmt: skip
-    with open(out / f"{side}.json") as f:
-        return np.array(json.load(f))
+MODELS = ["mlp", "lenet5"]
 
 
-@pytest.mark.parametrize("model", ["mlp", "lenet5"])
-def test_tf1_and_tf2_agree_per_step_in_bf16(tmp_path, model):
-    tf1 = _side("tf1", model, "bf16", tmp_path)
-    tf2 = _side("tf2", model, "bf16", tmp_path)
+@pytest.fixture(scope="module")
+def losses(tmp_path_factory):
+    """Both sides, each one process for every model: {model: (tf1, tf2)}."""
+    out = tmp_path_factory.mktemp("bf16")
+    for side in ("tf1", "tf2"):
+        subprocess.run(
+            [sys.executable, "tests/precision_worker.py", side, ",".join(MODELS), "bf16", str(out)],
+            cwd=ROOT, check=True, timeout=240, capture_output=True,
+        )  # fmt: skip
+
+    def read(model, side):
+        with open(out / model / f"{side}.json") as f:
+            return np.array(json.load(f))
+
+    return {m: (read(m, "tf1"), read(m, "tf2")) for m in MODELS}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_tf1_and_tf2_agree_per_step_in_bf16(losses, model):
+    tf1, tf2 = losses[model]
     assert len(tf1) == len(tf2) == 20
     np.testing.assert_allclose(tf2, tf1, rtol=RTOL)
     assert tf1[-1] < tf1[0]  # it trained
