@@ -10,6 +10,7 @@ import os
 import numpy as np
 import pytest
 import tensorflow as tf
+from tensorboard.backend.event_processing import event_accumulator as ea
 
 from tests.conftest import small_config
 from tf1_train import config as cfglib
@@ -187,6 +188,9 @@ def test_skipped_overflow_steps_do_not_stop_the_run_but_a_divergence_does(tmp_pa
     with open(os.path.join(cfg.run.train_dir, "run_summary.json")) as f:
         summary = json.load(f)
     assert summary["skipped_steps"] == 4 and summary["loss_scale"] == pytest.approx(1e30)
+    acc = ea.EventAccumulator(cfg.run.train_dir, size_guidance={ea.SCALARS: 0}).Reload()
+    assert [e.value for e in acc.Scalars("skipped_steps")][-1] == 4  # TensorBoard too
+    assert acc.Scalars("loss_scale")[-1].value == pytest.approx(1e30)
     assert summary["stopped_by"] == "train_steps" and result.summary["global_step"] == 4
     bad = _cfg(tmp_path, "nan", "fp16", model="lenet5", steps=40, learning_rate=1e4)
     with pytest.raises(TrainingDiverged):
