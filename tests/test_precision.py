@@ -251,3 +251,16 @@ def test_a_loss_scale_with_sync_replicas_is_refused(fields):
         cfg.validate()
     ok = cfglib.Config(cluster=cluster, precision=cfglib.PrecisionConfig("bf16"))
     assert ok.validate() is ok
+
+
+def test_eval_reads_the_weight_averages_in_the_compute_type(tmp_path):
+    cfg = _cfg(tmp_path, prec="bf16", model="resnet20", dataset="cifar10",
+               use_synthetic_data=True, moving_average_decay=0.9)  # fmt: skip
+    _, g = _build(cfg)
+    ops = g.graph.get_operations()
+    bn = [o for o in ops if o.type == "FusedBatchNormV3" and o.name.startswith("eval/")]
+    assert bn and all(o.get_attr("T") == tf.bfloat16 for o in bn)
+    assert all(o.get_attr("U") == tf.float32 for o in bn)  # scale, offset, statistics
+    casts = [o for o in ops if o.type == "Cast" and o.get_attr("DstT") == tf.bfloat16]
+    read = [i.op.inputs[0].name for o in casts for i in o.inputs if i.op.type == "ReadVariableOp"]
+    assert any("ExponentialMovingAverage" in name for name in read)  # the averages, cast

@@ -115,7 +115,8 @@ def cast_getter(compute: tf.DType) -> Callable:
         trainable = kwargs.get("trainable")
         if trainable is False or var.dtype.base_dtype != tf.float32:
             return var
-        if var.op.name.endswith(KEEP_FLOAT32):
+        name = kwargs.get("name") or (args[0] if args else "")
+        if name.endswith(KEEP_FLOAT32):  # the name asked for: the value may be an average
             return var
         return tf.cast(var, compute)
 
