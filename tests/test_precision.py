@@ -264,3 +264,18 @@ def test_eval_reads_the_weight_averages_in_the_compute_type(tmp_path):
     casts = [o for o in ops if o.type == "Cast" and o.get_attr("DstT") == tf.bfloat16]
     read = [i.op.inputs[0].name for o in casts for i in o.inputs if i.op.type == "ReadVariableOp"]
     assert any("ExponentialMovingAverage" in name for name in read)  # the averages, cast
+
+
+def test_a_cluster_worker_keeps_its_loss_scale_on_its_own_task(tmp_path):
+    cfg = _cfg(tmp_path, prec="fp16", model="mlp")
+    plan = devices.for_cluster(
+        devices.plan_devices(cfg.devices, 0), ["127.0.0.1:1"], ["127.0.0.1:2", "127.0.0.1:3"], 1
+    )
+    g = graph.build(
+        cfg.model, data.load_source(cfg.data), cfg.data, cfg.devices, cfg.optimizer, plan,
+        cfg.run.seed, worker=graph.Worker(1, 2, False), precision_cfg=cfg.precision,
+    )  # fmt: skip
+    ls = g.precision.loss_scale
+    for var in (ls.scale, ls.good_steps, ls.skipped):
+        assert var.device.startswith("/job:worker/task:1")
+    assert "/job:ps/" in g.global_step.device  # the model's state stays on the ps
