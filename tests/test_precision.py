@@ -226,18 +226,22 @@ def test_auto_mixed_precision_on_a_cpu_wraps_the_optimizer_and_changes_no_op(tmp
     """enable_mixed_precision_graph_rewrite turns on Grappler's float16 pass,
     which needs a GPU: on a CPU the only change is the loss scale, a power of
     two, so the losses equal the fp32 run's bit for bit."""
-    kw = dict(model="lenet5", steps=5)
-    plain = train.run(_cfg(tmp_path, "plain", **kw), gpus_found=0)
-    auto_cfg = _cfg(tmp_path, "auto", **kw)
-    auto_cfg = auto_cfg.__class__(
-        **{**auto_cfg.__dict__, "precision": cfglib.PrecisionConfig(auto_mixed_precision=True)}
-    )
+    plain = train.run(_cfg(tmp_path, "plain", model="lenet5", steps=5), gpus_found=0)
+
+    def auto_cfg(name, steps):
+        cfg = _cfg(tmp_path, name, model="lenet5", steps=steps)
+        auto = cfglib.PrecisionConfig(auto_mixed_precision=True)
+        return cfg.__class__(**{**cfg.__dict__, "precision": auto})
+
     try:
-        auto = train.run(auto_cfg, gpus_found=0)
+        auto = train.run(auto_cfg("auto", 5), gpus_found=0)
+        # Its loss scale is not in the checkpoint: it resumes a plain run's.
+        resumed = train.run(auto_cfg("plain", 7), gpus_found=0)
     finally:  # the rewrite is process-wide state: leave none behind
         v1.mixed_precision.disable_mixed_precision_graph_rewrite()
     assert list(auto.losses) == list(plain.losses)
     assert auto.summary["loss_scale"] == precision.INITIAL_SCALE
+    assert resumed.summary["resumed_from_step"] == 5 and len(resumed.losses) == 2
 
 
 @pytest.mark.parametrize("fields", [("fp16", ""), ("fp32", "", True)])

@@ -87,7 +87,9 @@ def make(
     that ``enable_mixed_precision_graph_rewrite`` wraps (``rewrite``)."""
     if auto:
         with tf.device(device), tf.name_scope("auto_mixed_precision"):
-            return Precision(precision, auto=v1.mixed_precision.DynamicLossScale())
+            loss_scale = v1.mixed_precision.DynamicLossScale()
+        _make_local(loss_scale)
+        return Precision(precision, auto=loss_scale)
     value = loss_scale_value(precision, loss_scale)
     if value is None:
         return Precision(precision)
@@ -104,6 +106,19 @@ def make(
             collections=local,
         )  # fmt: skip
     return Precision(precision, LossScale(scale, good, skipped, dynamic, period))
+
+
+def _make_local(loss_scale) -> None:
+    """v1's DynamicLossScale makes global variables; as local ones (like our
+    own scale) they stay out of the checkpoint, which then restores into a
+    run with or without --auto_mixed_precision."""
+    graph = tf.compat.v1.get_default_graph()
+    mine = {id(v) for v in loss_scale._weights.values()}
+    global_vars = graph.get_collection_ref(v1.GraphKeys.GLOBAL_VARIABLES)
+    moved = [v for v in global_vars if id(v) in mine]
+    global_vars[:] = [v for v in global_vars if id(v) not in mine]
+    for var in moved:
+        graph.add_to_collection(v1.GraphKeys.LOCAL_VARIABLES, var)
 
 
 def cast_getter(compute: tf.DType) -> Callable:
