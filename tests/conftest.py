@@ -34,6 +34,7 @@ def small_config(train_dir, model="mlp", towers=1, batch=16, steps=5, **kw) -> c
             train_dir=str(train_dir),
             seed=7,
         ),
+        "precision": cfglib.PrecisionConfig(),
     }
     for key, value in kw.items():
         for name, section in sections.items():

@@ -161,7 +161,18 @@ RULES = [
         "use --route=custom or --num_gpus=1",
         module=TF2_MAIN,
     ),
-]
+    Bad("precision=fp8", ["--precision=fp8"], "--precision", "fp32, bf16, fp16"),
+    Bad("loss_scale with bf16", ["--precision=bf16", "--loss_scale=128"], "--loss_scale",
+        "fp16 only"),
+    Bad("loss_scale<1", ["--precision=fp16", "--loss_scale=0.5"], "--loss_scale", "a number >= 1"),
+    Bad("loss_scale=big", ["--precision=fp16", "--loss_scale=big"], "--loss_scale", "dynamic, or"),
+    Bad("auto_mixed_precision with bf16", ["--auto_mixed_precision", "--precision=bf16"],
+        "--auto_mixed_precision", "--precision=fp32"),
+    Bad("tf2 auto_mixed_precision", ["--auto_mixed_precision"], "--auto_mixed_precision",
+        "--precision=bf16 or fp16", module=TF2_MAIN),
+    Bad("tf2 keras fixed loss_scale", ["--route=keras", "--precision=fp16", "--loss_scale=128"],
+        "--loss_scale=128", "use --loss_scale=dynamic or --route=custom", module=TF2_MAIN),
+]  # fmt: skip
 
 # These need TensorFlow (GPU count, data, the checkpoint) or the file system.
 RUNTIME = [

@@ -88,3 +88,24 @@ def test_machine_reports_onednn_as_tensorflow_reads_the_variable(monkeypatch, va
     monkeypatch.setenv("TF_ENABLE_ONEDNN_OPTS", value)
     assert bench.machine()["onednn"] is on
     assert bench.child_env()["TF_ENABLE_ONEDNN_OPTS"] == value  # passed on unchanged
+
+
+def test_half_precision_routes_use_their_own_matmul_limit_and_pair_with_fp32(monkeypatch):
+    limits = {"float32": 1e9, "bfloat16": 4e9}
+    monkeypatch.setattr(bench, "matmul_flops_per_sec", lambda dtype="float32", **kw: limits[dtype])
+    monkeypatch.setattr(bench, "flops_per_example", lambda model, dataset: 1e6)
+    rate = {"tf1_ps": 100.0, "tf1_ps_bf16": 150.0}
+    monkeypatch.setattr(
+        bench, "run_once", lambda w, route, n, towers: bench.Sample(rate[route], 1.0, 5.0)
+    )
+    results = bench.benchmark([bench.WORKLOADS[0]], ["tf1_ps", "tf1_ps_bf16"], 2, True)
+    assert results["matmul_flops_per_sec_by_precision"] == {"fp32": 1e9, "bf16": 4e9}
+    rows = results["workloads"][bench.WORKLOADS[0].name]["routes"]
+    assert rows["tf1_ps_bf16"]["flops_fraction_of_matmul"] == pytest.approx(150 * 1e6 / 4e9)
+    assert rows["tf1_ps"]["flops_fraction_of_matmul"] == pytest.approx(100 * 1e6 / 1e9)
+    assert rows["tf1_ps_bf16"]["paired_ratio_to_fp32"] == pytest.approx(1.5)
+    text = bench.table(results)
+    assert "tf1_ps_bf16 / tf1_ps: 1.50x" in text
+    native = results["machine"]["native_bf16"]
+    assert ("no native bf16" in text) == (not native)
+    assert "tf1_ps_fp16" in bench.ROUTES and "tf1_ps_fp16" not in bench.DEFAULT_ROUTES

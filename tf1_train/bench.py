@@ -8,8 +8,10 @@ rotating per repetition (A B C, B C A, ...), so a slow minute of the
 machine hits every route alike; ``--cooldown`` idles before each run on
 machines that throttle sustained load. Synthetic data on
 each tower's device keeps input out of the comparison. The machine's limit
-is TensorFlow's own large fp32 matmul rate, measured in the same run; a
-model's FLOPs per training example come from the TF1 graph's profiler counts.
+is TensorFlow's own large matmul rate in the route's precision (fp32; bf16
+for the ``_bf16`` routes, whose rate is also paired with the same route in
+fp32), measured in the same run; a model's FLOPs per training example come
+from the TF1 graph's profiler counts.
 """
 
 from __future__ import annotations
@@ -32,10 +34,32 @@ ROUTES = {
     "tf1_xla": ("tf1_train.main", ["--xla"]),
     "tf2_custom": ("tf1_train.tf2.main", ["--route=custom"]),
     "tf2_keras": ("tf1_train.tf2.main", ["--route=keras"]),
+    "tf1_ps_bf16": ("tf1_train.main", ["--variable_update=parameter_server", "--precision=bf16"]),
+    "tf2_custom_bf16": ("tf1_train.tf2.main", ["--route=custom", "--precision=bf16"]),
+    "tf1_ps_fp16": ("tf1_train.main", ["--variable_update=parameter_server", "--precision=fp16"]),
 }
+# float16 on a CPU without AVX512-FP16 runs Eigen's emulated kernels: asked for by --routes.
+DEFAULT_ROUTES = [r for r in ROUTES if not r.endswith("_fp16")]
 BASELINE = "tf2_custom"
-# TensorFlow enables oneDNN by itself only with the AVX-512/VNNI/AMX ones.
-ISA_EXTENSIONS = ("avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16", "avx_vnni", "amx_tile")
+# TensorFlow enables oneDNN by itself only with the AVX-512/VNNI/AMX ones;
+# the bf16 and fp16 ones decide whether half precision is native.
+ISA_EXTENSIONS = (
+    "avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16", "avx_vnni", "amx_tile",
+    "amx_bf16", "avx512_fp16", "amx_fp16",
+)  # fmt: skip
+NATIVE_BF16 = ("avx512_bf16", "amx_bf16")
+DTYPES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
+
+
+def precision_of(route: str) -> str:
+    """``tf1_ps_bf16`` -> bf16; a route without a suffix runs fp32."""
+    suffix = route.rsplit("_", 1)[-1]
+    return suffix if suffix in ("bf16", "fp16") else "fp32"
+
+
+def fp32_twin(route: str) -> str:
+    """The same route in fp32 (``tf1_ps_bf16`` -> ``tf1_ps``)."""
+    return route.rsplit("_", 1)[0] if precision_of(route) != "fp32" else route
 
 
 class Workload(NamedTuple):
@@ -115,13 +139,16 @@ def run_once(workload: Workload, route: str, steps: int, towers: int) -> Sample:
     )
 
 
-def matmul_flops_per_sec(n: int = 2048, seconds: float = 3.0, windows: int = 5) -> float:
-    """TensorFlow's own fp32 matmul rate on this machine (all cores): the
-    median over ``windows`` timed windows, so one slow second does not set
-    the ceiling every row is measured against."""
+def matmul_flops_per_sec(
+    n: int = 2048, seconds: float = 3.0, windows: int = 5, dtype: str = "float32"
+) -> float:
+    """TensorFlow's own matmul rate on this machine (all cores) in ``dtype``:
+    the median over ``windows`` timed windows, so one slow second does not
+    set the ceiling every row is measured against."""
     code = f"""
 import statistics, time, tensorflow as tf
-a = tf.random.normal([{n}, {n}]); b = tf.random.normal([{n}, {n}])
+a = tf.cast(tf.random.normal([{n}, {n}]), tf.{dtype})
+b = tf.cast(tf.random.normal([{n}, {n}]), tf.{dtype})
 f = tf.function(lambda a, b: tf.matmul(a, b))
 f(a, b).numpy()
 rates = []
@@ -207,8 +234,13 @@ def benchmark(
     leaves a core idle part of each step, did not slow), so without a pause
     the ratio measures the host's throttling as much as the code.
     """
-    matmul = matmul_flops_per_sec(seconds=1.0 if quick else 5.0)
-    results = {"machine": machine(), "matmul_flops_per_sec": matmul, "towers": towers,
+    seconds = 1.0 if quick else 5.0
+    limits = {
+        p: matmul_flops_per_sec(seconds=seconds, dtype=DTYPES[p])
+        for p in sorted({"fp32", *(precision_of(r) for r in routes)})
+    }
+    results = {"machine": machine(), "matmul_flops_per_sec": limits["fp32"], "towers": towers,
+               "matmul_flops_per_sec_by_precision": limits,
                "quick": quick, "cooldown_seconds": cooldown, "workloads": {}}  # fmt: skip
     for w in workloads:
         flops = flops_per_example(w.model, w.dataset)
@@ -226,7 +258,15 @@ def benchmark(
             rate = row["examples_per_sec_median"]
             row["ratio_to_tf2_custom"] = rate / base if base else None
             row["paired_ratio_to_tf2_custom"] = paired_ratio(samples[route], samples.get(BASELINE))
-            row["flops_fraction_of_matmul"] = rate * flops / matmul
+            row["flops_fraction_of_matmul"] = rate * flops / limits[precision_of(route)]
+            if precision_of(route) != "fp32":  # the speed-up over the same route in fp32
+                twin = samples.get(fp32_twin(route))
+                row["paired_ratio_to_fp32"] = paired_ratio(samples[route], twin)
+                row["peak_rss_ratio_to_fp32"] = (
+                    row["peak_rss_mb_max"] / rows[fp32_twin(route)]["peak_rss_mb_max"]
+                    if twin
+                    else None
+                )
         results["workloads"][w.name] = {"flops_per_example": flops, "routes": rows}
     return results
 
@@ -240,6 +280,7 @@ def machine() -> Dict:
         "platform": platform.platform(),
         "python": platform.python_version(),
         "cpu_features": cpu_features(),
+        "native_bf16": any(x in cpu_features() for x in NATIVE_BF16),
         "onednn": onednn().strip().lower() in ("1", "true"),  # as TensorFlow reads it
     }
 
@@ -251,6 +292,7 @@ def table(results: Dict) -> str:
         f"{'on' if results['machine']['onednn'] else 'off'}, "
         f"{results['machine']['date']}; towers: {results['towers']}; "
         f"matmul fp32: {results['matmul_flops_per_sec'] / 1e9:.1f} GFLOP/s"
+        + _half_limits(results)
         + (
             f"; {results['cooldown_seconds']:g} s idle before each run"
             if results.get("cooldown_seconds")
@@ -270,6 +312,7 @@ def table(results: Dict) -> str:
                 f"{100 * r['flops_fraction_of_matmul']:>7.1f}% "
                 f"{r['first_step_seconds_median']:>10.2f} {r['peak_rss_mb_max']:>12.0f}"
             )
+    lines += _precision_lines(results)
     lines.append(
         "\nex/s: a run's rate is that of its median step (warm-up excluded); median and "
         "min-max over repetitions.\nvs tf2: median over repetitions of the route's rate / "
@@ -278,13 +321,42 @@ def table(results: Dict) -> str:
     return "\n".join(lines)
 
 
+def _half_limits(results: Dict) -> str:
+    """The header's half-precision matmul limits and whether bf16 is native."""
+    limits = results.get("matmul_flops_per_sec_by_precision", {})
+    text = "".join(f", {p}: {v / 1e9:.1f}" for p, v in sorted(limits.items()) if p != "fp32")
+    if "bf16" in limits:
+        native = results["machine"].get("native_bf16")
+        text += (
+            " (native bf16)"
+            if native
+            else " (no native bf16 on this CPU: TensorFlow emulates it; no speed claim)"
+        )
+    return text
+
+
+def _precision_lines(results: Dict) -> List[str]:
+    """bf16/fp16 routes against the same route in fp32, same repetition."""
+    lines = []
+    for name, w in results["workloads"].items():
+        for route, r in w["routes"].items():
+            if r.get("paired_ratio_to_fp32"):
+                lines.append(
+                    f"{name:<18} {route} / {fp32_twin(route)}: {r['paired_ratio_to_fp32']:.2f}x "
+                    f"ex/s, peak RSS {r['peak_rss_ratio_to_fp32']:.2f}x"
+                )
+    return ["", *lines] if lines else []
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tf1_train.bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="about a minute: fewer steps")
     parser.add_argument("--reps", type=int, default=None, help="repetitions per route")
     parser.add_argument("--out", default="bench_results.json")
     parser.add_argument("--workloads", default=",".join(w.name for w in WORKLOADS))
-    parser.add_argument("--routes", default=",".join(ROUTES))
+    parser.add_argument(
+        "--routes", default=",".join(DEFAULT_ROUTES), help=f"from {', '.join(ROUTES)}"
+    )
     parser.add_argument("--steps", type=int, default=0, help="override steps per run (tests)")
     parser.add_argument(
         "--cooldown",

@@ -12,9 +12,10 @@ import dataclasses
 import math
 from typing import Optional, Tuple
 
+from tf1_train import config_checks as checks
 from tf1_train import models
 from tf1_train import variable_update as update_modes
-from tf1_train.errors import UserError
+from tf1_train.config_cluster import JOBS, ClusterConfig, parse_address  # noqa: F401 (re-exported)
 
 DATASETS = ("digits", "mnist", "cifar10", "tfrecord")
 DEVICES = ("auto", "gpu", "cpu")
@@ -22,20 +23,13 @@ PARAMETER_DEVICES = ("cpu", "gpu")
 ONEDNN = ("on", "off")
 OPTIMIZERS = ("sgd", "momentum", "adam", "rmsprop", "adagrad")
 LR_SCHEDULES = ("constant", "piecewise", "exponential", "polynomial")
-JOBS = ("ps", "worker")
+PRECISIONS = ("fp32", "bf16", "fp16")
+COMPUTE_TYPES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
 
 
-def _check(ok: bool, flag: str, message: str) -> None:
-    if not ok:
-        raise UserError(f"--{flag}: {message}")
-
-
-def _choice(value: str, flag: str, choices: Tuple[str, ...]) -> None:
-    _check(value in choices, flag, f"got {value!r}; valid: {', '.join(choices)}")
-
-
-def _positive_int(value: int, flag: str) -> None:
-    _check(value >= 1, flag, f"got {value}; must be a whole number >= 1")
+_check = checks.check
+_choice = checks.choice
+_positive_int = checks.positive_int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -231,121 +225,42 @@ class RunConfig:
         _check(bool(self.train_dir), "train_dir", "must not be empty")
 
 
-# Where a cluster field came from, for error messages: a flag, or a TF_CONFIG key.
-_CLUSTER_NAMES = {
-    "flags": {
-        "ps_hosts": "--ps_hosts",
-        "worker_hosts": "--worker_hosts",
-        "job_name": "--job_name",
-        "task_index": "--task_index",
-    },
-    "TF_CONFIG": {
-        "ps_hosts": "TF_CONFIG cluster.ps",
-        "worker_hosts": "TF_CONFIG cluster.chief + cluster.worker",
-        "job_name": "TF_CONFIG task.type",
-        "task_index": "TF_CONFIG task.index",
-    },
-}
-
-
-def parse_address(address: str) -> Tuple[str, int]:
-    """'host:port' (or '[v6]:port') -> (host, port); ValueError if malformed."""
-    host, sep, port = address.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(address)
-    return host.strip("[]"), int(port)
-
-
 @dataclasses.dataclass(frozen=True)
-class ClusterConfig:
-    """A between-graph cluster and this process's task in it.
+class PrecisionConfig:
+    """What the towers compute in (variables stay float32) and fp16's loss scale."""
 
-    An empty ``job_name`` means a single-process run. Worker 0 is the chief
-    (TF_CONFIG's ``chief`` task becomes worker 0, its workers 1..n).
-    ``source`` ("flags" or "TF_CONFIG") only changes how errors name a field.
-    """
-
-    ps_hosts: Tuple[str, ...] = ()
-    worker_hosts: Tuple[str, ...] = ()
-    job_name: str = ""
-    task_index: int = 0
-    sync_replicas: bool = False
-    operation_timeout_secs: int = 60  # a lost task becomes an error after this
-    startup_timeout_secs: int = 120  # waiting for parameter servers and the chief
-    source: str = "flags"
-
-    @property
-    def distributed(self) -> bool:
-        return bool(self.job_name)
-
-    @property
-    def is_chief(self) -> bool:
-        """Worker 0 initialises, saves checkpoints and summaries."""
-        return self.job_name == "worker" and self.task_index == 0
-
-    @property
-    def num_workers(self) -> int:
-        return len(self.worker_hosts)
-
-    def name(self, field: str) -> str:
-        """How the user spelled ``field``: a flag or a TF_CONFIG key."""
-        return _CLUSTER_NAMES[self.source][field]
-
-    def hosts(self, job: str) -> Tuple[str, ...]:
-        return self.ps_hosts if job == "ps" else self.worker_hosts
+    precision: str = "fp32"
+    loss_scale: str = ""  # fp16: "dynamic" (the default) or a number >= 1
+    auto_mixed_precision: bool = False  # the optimizer through enable_mixed_precision_graph_rewrite
 
     def validate(self) -> None:
-        _positive_int(self.operation_timeout_secs, "operation_timeout_secs")
-        _positive_int(self.startup_timeout_secs, "startup_timeout_secs")
-        if not self.distributed:
-            self._validate_single_process()
-            return
-        self._validate_hosts()
-        job = self.job_name
-        if job not in JOBS:
-            raise UserError(f"{self.name('job_name')}: got {job!r}; valid: ps, worker")
-        count = len(self.hosts(job))
-        if not 0 <= self.task_index < count:
-            raise UserError(
-                f"{self.name('task_index')}: got {self.task_index}, but there are "
-                f"{count} {job} task(s); valid: 0..{count - 1}"
-            )
-
-    def _validate_single_process(self) -> None:
-        for field in ("ps_hosts", "worker_hosts"):
-            if getattr(self, field):
-                raise UserError(
-                    f"{self.name(field)}: given without --job_name; a cluster task "
-                    "needs --job_name (ps or worker) and --task_index"
-                )
+        _choice(self.precision, "precision", PRECISIONS)
+        text = self.loss_scale
         _check(
-            not self.sync_replicas,
-            "sync_replicas",
-            "needs a cluster (--job_name, --ps_hosts, --worker_hosts, or TF_CONFIG)",
+            text in ("", "dynamic") or _number_at_least_one(text),
+            "loss_scale",
+            f"got {text!r}; valid: dynamic, or a number >= 1 (e.g. 128)",
+        )
+        _check(
+            not text or self.precision == "fp16",
+            "loss_scale",
+            f"applies to --precision=fp16 only (got --precision={self.precision}; "
+            "bfloat16 has float32's exponent range and needs no loss scaling)",
+        )
+        _check(
+            not (self.auto_mixed_precision and self.precision != "fp32"),
+            "auto_mixed_precision",
+            "the graph rewrite chooses its own casts; use it with --precision=fp32 "
+            f"(got --precision={self.precision})",
         )
 
-    def _validate_hosts(self) -> None:
-        for field, job in (("ps_hosts", "ps"), ("worker_hosts", "worker")):
-            hosts = getattr(self, field)
-            if not hosts:
-                raise UserError(
-                    f"{self.name(field)}: empty; between-graph training needs at "
-                    f"least one {job} task (host:port, comma-separated)"
-                )
-            for address in hosts:
-                try:
-                    parse_address(address)
-                except ValueError:
-                    raise UserError(
-                        f"{self.name(field)}: {address!r} is not host:port with a port in 1..65535"
-                    ) from None
-        every = self.ps_hosts + self.worker_hosts
-        twice = sorted({a for a in every if every.count(a) > 1})
-        if twice:
-            raise UserError(
-                f"{self.name('worker_hosts')}: {', '.join(twice)} listed more than "
-                "once across ps and worker tasks; every task needs its own host:port"
-            )
+
+def _number_at_least_one(text: str) -> bool:
+    try:
+        value = float(text)
+    except ValueError:
+        return False
+    return math.isfinite(value) and value >= 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -359,6 +274,7 @@ class Config:
     devices: DeviceConfig = DeviceConfig()
     optimizer: OptimizerConfig = OptimizerConfig()
     run: RunConfig = RunConfig(train_dir="runs/default")
+    precision: PrecisionConfig = PrecisionConfig()
     cluster: ClusterConfig = ClusterConfig()
 
     def validate(self) -> Config:
@@ -378,6 +294,7 @@ class Config:
         self.devices.validate()
         self.optimizer.validate()
         self.run.validate()
+        self.precision.validate()
         self.cluster.validate()
         if self.cluster.distributed:
             self._validate_for_cluster()
@@ -396,4 +313,13 @@ class Config:
             self.devices.local_parameter_device == "cpu",
             "local_parameter_device",
             "a cluster keeps every variable on its parameter servers; use cpu (the default)",
+        )
+        pc = self.precision
+        _check(
+            not (
+                self.cluster.sync_replicas and (pc.precision == "fp16" or pc.auto_mixed_precision)
+            ),
+            "sync_replicas",
+            "a loss scale skips overflowing updates per worker; use --precision=bf16 "
+            "or fp32 (without --auto_mixed_precision) with --sync_replicas",
         )

@@ -14,8 +14,9 @@ from typing import Dict, List, NamedTuple, Optional
 import tensorflow as tf
 
 from tf1_train import averages, checkpoints, data, devices, models, optim, towers, variable_update
+from tf1_train import precision as precisionlib
 from tf1_train.cluster import sync
-from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig
+from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig, PrecisionConfig
 from tf1_train.data import pipeline, synthetic, user_input
 from tf1_train.data.source import Source
 
@@ -47,6 +48,8 @@ class TrainGraph(NamedTuple):
     step_after: Optional[tf.Tensor] = None  # cluster: global step read after the update
     sync: Optional[sync.SyncOps] = None  # --sync_replicas
     loss_terms: Optional[towers.LossTerms] = None  # tower 0's, for the start-up line
+    precision: precisionlib.Precision = precisionlib.FP32
+    loss_scale_state: Optional[Dict[str, tf.Tensor]] = None  # 'loss_scale', 'skipped_steps'
 
 
 class Worker(NamedTuple):
@@ -77,6 +80,7 @@ def build(
     worker: Optional[Worker] = None,
     loss: str = "",
     preprocess: Optional[user_input.Preprocess] = None,
+    precision_cfg: Optional[PrecisionConfig] = None,
 ) -> TrainGraph:
     """Builds the training graph for one process (one worker).
 
@@ -86,6 +90,8 @@ def build(
       loss: the user's data loss (package.module:function), or "" for
         softmax cross-entropy.
       preprocess: the user's per-example input function, already checked.
+      precision_cfg: what the towers compute in, fp16's loss scale, the
+        legacy graph rewrite (precision.py).
     """
     graph = tf.Graph()
     with graph.as_default(), _on_worker(worker):
@@ -100,13 +106,26 @@ def build(
         model_fn = models.checked(models.get_model(model), model)
         loss_fn = models.checked(models.resolve(loss, "loss"), loss, "loss") if loss else None
         mode = variable_update.get(dev_cfg.variable_update)
+        pc = precision_cfg or PrecisionConfig()
+        # The loss scale is this process's own: a worker keeps it on its task.
+        scale_device = worker.device if worker else global_step.device
+        precision = precisionlib.make(
+            pc.precision, pc.loss_scale, scale_device, pc.auto_mixed_precision
+        )
         built = towers.build_towers(
-            model_fn, tower_inputs, source.num_classes, plan, mode, opt_cfg.weight_decay, loss_fn
+            model_fn,
+            tower_inputs,
+            source.num_classes,
+            plan,
+            mode,
+            opt_cfg.weight_decay,
+            loss_fn,
+            precision,
         )
         model_vars = {
             name: var for name, var in mode.checkpoint_variables().items() if var is not global_step
         }
-        train_op, lr, opt, ema = _apply(built, opt_cfg, mode, global_step, worker)
+        train_op, lr, opt, ema = _apply(built, opt_cfg, mode, global_step, worker, precision)
         sync_ops = None
         if worker and worker.sync_replicas:
             sync_ops = sync.build_ops(opt, global_step, worker.num_workers, worker.index == 0)
@@ -117,7 +136,8 @@ def build(
             plan.tower_devices[0],
             mode,
             preprocess,
-            averages.reading_averages(ema),
+            precisionlib.with_getter(precision, averages.reading_averages(ema)),
+            precision,
         )
         saved = mode.checkpoint_variables()
         local_init = v1.local_variables_initializer()
@@ -144,6 +164,8 @@ def build(
             variables_finite=_all_finite(saved.values()),
             step_after=_read_after(train_op, global_step) if worker else None,
             sync=sync_ops,
+            precision=precision,
+            loss_scale_state=precisionlib.state(precision),
         )
 
 
@@ -195,14 +217,17 @@ def _on_worker(worker: Optional[Worker]):
     return tf.device(worker.device) if worker else contextlib.nullcontext()
 
 
-def _apply(built, opt_cfg, mode, global_step, worker):
+def _apply(built, opt_cfg, mode, global_step, worker, precision=precisionlib.FP32):
     """Aggregates gradients per mode, clips their mean (--gradient_clip_norm)
     and applies them once per step, then the weights' moving averages
-    (--moving_average_decay): (train_op, learning rate, optimizer, averager)."""
+    (--moving_average_decay): (train_op, learning rate, optimizer, averager).
+    With a loss scale the mean is unscaled first and the update skipped on
+    a non-finite gradient (precision.py)."""
     with tf.device(global_step.device):
         lr = optim.learning_rate(opt_cfg, global_step)
-    opt = optim.make_optimizer(opt_cfg, lr)
-    grads_and_vars = mode.clip(mode.aggregate(built), opt_cfg.gradient_clip_norm)
+    opt = precisionlib.rewrite(optim.make_optimizer(opt_cfg, lr), precision)
+    grads_and_vars, finite = precisionlib.unscale(mode.aggregate(built), precision)
+    grads_and_vars = mode.clip(grads_and_vars, opt_cfg.gradient_clip_norm)
     ema = averages.make(opt_cfg.moving_average_decay, global_step)
     averaged = averages.averaged(grads_and_vars, mode) if ema else []
     synced = bool(worker and worker.sync_replicas)
@@ -211,7 +236,14 @@ def _apply(built, opt_cfg, mode, global_step, worker):
     update_ops = [op for t in built for op in t.update_ops]
     update_ops += mode.moving_average_updates(built)
     with tf.control_dependencies(update_ops):
-        train_op = opt.apply_gradients(grads_and_vars, global_step=global_step)
+        if finite is not None:
+            train_op = precisionlib.apply_or_skip(
+                lambda: opt.apply_gradients(grads_and_vars), finite, precision, global_step
+            )
+        elif precision.auto is not None:  # the wrapped optimizer may skip: the step advances
+            train_op = precisionlib.then_step(opt.apply_gradients(grads_and_vars), global_step)
+        else:
+            train_op = opt.apply_gradients(grads_and_vars, global_step=global_step)
     if ema and not synced:
         train_op = averages.apply_after(ema, train_op, averaged)
     return train_op, lr, opt, ema
@@ -238,7 +270,9 @@ def _all_finite(variables) -> tf.Tensor:
         return tf.reduce_all(tf.stack(checks)) if checks else tf.constant(True)
 
 
-def _build_eval(model_fn, source, device, mode, preprocess=None, custom_getter=None):
+def _build_eval(
+    model_fn, source, device, mode, preprocess=None, custom_getter=None, precision=None
+):
     """A forward-only replica on tower 0's device, reading the test split
     (and the weights' moving averages, when ``custom_getter`` reads them)."""
     with tf.device("/device:CPU:0"), tf.name_scope("eval_input"):
@@ -247,6 +281,8 @@ def _build_eval(model_fn, source, device, mode, preprocess=None, custom_getter=N
         images, labels = iterator.get_next()
     with tf.device(device), mode.eval_scope(custom_getter), tf.name_scope("eval"):
         model_input = pipeline.normalize(images, source.scale, bool(preprocess))
+        if precision is not None:
+            model_input = precisionlib.to_compute(model_input, precision)
         logits = model_fn(model_input, False, source.num_classes)
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))

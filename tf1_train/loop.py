@@ -48,6 +48,7 @@ class Outcome(NamedTuple):
     diverged: Optional[str] = None  # what was NaN/Inf, and at which step
     first_step_done: Optional[float] = None  # perf_counter() when step 1 of this process ended
     median_step_rate: float = 0.0  # examples/sec of the median measured step
+    loss_scale: Optional[Dict] = None  # fp16 / auto mixed precision: scale, skipped steps
 
 
 class Role(NamedTuple):
@@ -239,7 +240,14 @@ class TrainLoop:
             accuracy,
             first_step_done=self.display_meter.first_tick,
             median_step_rate=self.display_meter.median_step_rate(),
+            loss_scale=self._loss_scale(),
         )
+
+    def _loss_scale(self) -> Optional[Dict]:
+        """The loss scale and the skipped steps now, if the run scales its loss."""
+        if not self.g.loss_scale_state:
+            return None
+        return {k: v.item() for k, v in self.sess.run(self.g.loss_scale_state).items()}
 
     def _fetches(self, step: int) -> Dict:
         fetches = {"train": self.g.train_op, "loss": self.g.loss, "lr": self.g.learning_rate}
@@ -317,6 +325,7 @@ class TrainLoop:
             rate = self.summary_meter.window_rate()
             if rate > 0:  # 0 means still warming up: nothing measured yet
                 values["examples_per_sec"] = rate
+            values.update(self._loss_scale() or {})
             self.writer.scalars(step, values)
         due_eval = run.eval_every and crossed(prev, step, run.eval_every)
         if due_eval and step < run.train_steps and self.role.chief:

@@ -113,6 +113,16 @@ flags.DEFINE_float(
     0.0,
     "ExponentialMovingAverage of the weights, saved and used for eval (0: off).",
 )
+# Precision.
+flags.DEFINE_enum(
+    "precision", "fp32", cfglib.PRECISIONS, "Towers compute in this type; variables stay float32."
+)
+flags.DEFINE_string("loss_scale", "", "fp16: dynamic (default) or a fixed number >= 1.")
+flags.DEFINE_boolean(
+    "auto_mixed_precision",
+    False,
+    "TF1 only: the optimizer through enable_mixed_precision_graph_rewrite (Grappler's rewrite).",
+)
 # Run.
 flags.DEFINE_integer("train_steps", 500, "Global steps to train.")
 flags.DEFINE_integer(

@@ -28,6 +28,7 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 import tensorflow as tf
 
 from tf1_train import devices
+from tf1_train import precision as precisionlib
 from tf1_train.errors import UserError
 from tf1_train.models.layers import MOVING_STATS, MovingStat
 
@@ -67,6 +68,7 @@ def build_towers(
     mode,
     weight_decay: float,
     loss_fn: Optional[Callable] = None,
+    precision: precisionlib.Precision = precisionlib.FP32,
 ) -> List[Tower]:
     """Builds the forward and backward pass of every tower, each under the
     device function and variable scope ``mode`` (a variable_update mode)
@@ -81,21 +83,29 @@ def build_towers(
     regularizer made (``get_variable`` puts them under the variable's own
     scope, once, when the variable is created) count for every tower that
     uses the variable, as the mode says (``regularization_terms``).
+
+    ``precision``: with bf16 or fp16 the tower sees its variables and input
+    cast to that type and its logits come back in float32 (precision.py).
     """
     towers, made = [], []
     scopes = mode.tower_scopes(plan)
     for i, ((images, labels), (device_fn, scope)) in enumerate(zip(tower_inputs, scopes)):
         device = plan.tower_devices[i]
         recorded = len(v1.get_collection(MOVING_STATS))
-        with v1.device(device_fn), scope, tf.name_scope(f"tower_{i}") as name_scope:
+        cast = precisionlib.tower_scope(precision)
+        with v1.device(device_fn), scope, cast, tf.name_scope(f"tower_{i}") as name_scope:
             var_scope = v1.get_variable_scope().name
-            logits, own = _forward(model_fn, images, num_classes)
+            logits, own = _forward(
+                model_fn, precisionlib.to_compute(images, precision), num_classes
+            )
+            logits = precisionlib.to_float32(logits)
             per_tower = [t for t in own if t.name.startswith(name_scope)]
             made.append([t for t in own if not t.name.startswith(name_scope)])
             regularization = mode.regularization_terms(made) + per_tower
             tower = _loss_and_gradients(
-                logits, labels, regularization, weight_decay, loss_fn, device, name_scope, var_scope
-            )
+                logits, labels, regularization, weight_decay, loss_fn, device, name_scope,
+                var_scope, precision,
+            )  # fmt: skip
         stats = v1.get_collection(MOVING_STATS)[recorded:]
         towers.append(tower._replace(moving_stats=stats))
     check_same_variables(towers, mode)
@@ -123,7 +133,9 @@ def data_loss(labels: tf.Tensor, logits: tf.Tensor, loss_fn: Optional[Callable])
     return tf.identity(loss, name="data_loss")
 
 
-def _loss_and_gradients(logits, labels, regularization, weight_decay, loss_fn, device, scope, var):
+def _loss_and_gradients(
+    logits, labels, regularization, weight_decay, loss_fn, device, scope, var, precision
+):
     data = data_loss(labels, logits, loss_fn)
     params = v1.trainable_variables(scope=var or None)
     collected = v1.get_collection(v1.GraphKeys.LOSSES, scope=scope)
@@ -135,7 +147,8 @@ def _loss_and_gradients(logits, labels, regularization, weight_decay, loss_fn, d
         loss = tf.add_n([data, *[tf.cast(t, tf.float32) for t in regularization + collected]])
     if decay is not None:
         loss = tf.add(loss, decay, name="loss")
-    grads = v1.gradients(loss, params, colocate_gradients_with_ops=True)
+    scaled = precisionlib.scaled(loss, precision)  # the loss itself without loss scaling
+    grads = v1.gradients(scaled, params, colocate_gradients_with_ops=True)
     updates = v1.get_collection(v1.GraphKeys.UPDATE_OPS, scope=scope)
     terms = LossTerms(data, regularization, collected, decay)
     return Tower(device, loss, list(zip(grads, params)), updates, [], terms)

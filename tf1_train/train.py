@@ -14,6 +14,7 @@ from typing import Dict, NamedTuple, Sequence
 import tensorflow as tf
 
 from tf1_train import checkpoints, data, devices, graph, loop, prelude, report, signals, summaries
+from tf1_train import precision as precisionlib
 from tf1_train.config import Config
 from tf1_train.data import user_input
 from tf1_train.errors import RunFailed, TrainingDiverged
@@ -101,6 +102,7 @@ def build(cfg: Config, gpus_found: int | None, worker: graph.Worker | None = Non
         worker,
         loss=cfg.loss,
         preprocess=preprocess,
+        precision_cfg=cfg.precision,
     )
     return plan, source, g
 
@@ -173,6 +175,8 @@ def make_summary(
         checkpoint=outcome.checkpoint,
         placement=where.to_json() if where else None,
     )
+    if outcome.loss_scale is not None:
+        summary.update(outcome.loss_scale)
     return summary
 
 
@@ -213,6 +217,8 @@ def print_startup(cfg: Config, plan: devices.DevicePlan, g: graph.TrainGraph) ->
     for line in g.mode.describe(plan):
         print(line)
     print(describe_loss(cfg, g.loss_terms))
+    if g.precision.mixed:
+        print(precisionlib.describe(g.precision))
     if cfg.data.preprocess:
         print(
             f"input: --preprocess={cfg.data.preprocess} makes each example "

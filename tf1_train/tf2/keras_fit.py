@@ -14,6 +14,7 @@ rounding, and this route exists to be compared.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Dict, List, Tuple
 
@@ -21,7 +22,7 @@ import keras
 import tensorflow as tf
 
 from tf1_train import models
-from tf1_train.config import OptimizerConfig
+from tf1_train.config import OptimizerConfig, PrecisionConfig
 from tf1_train.errors import UserError
 
 
@@ -63,7 +64,36 @@ def build_model(
     x = keras.layers.Rescaling(1.0 / scale)(inputs)
     for layer in body + [keras.layers.Dense(num_classes, name="logits")]:
         x = layer(x)
+    if x.dtype != "float32":  # a mixed policy: softmax and loss in float32
+        x = keras.layers.Activation("linear", dtype="float32", name="logits_float32")(x)
     return keras.Model(inputs, x, name=name)
+
+
+POLICIES = {"fp32": "float32", "bf16": "mixed_bfloat16", "fp16": "mixed_float16"}
+
+
+@contextlib.contextmanager
+def dtype_policy(precision: str):
+    """Keras' mixed policy while the model is built (float32 variables,
+    layers computing in the type), the global policy restored after."""
+    before = keras.config.dtype_policy()
+    keras.config.set_dtype_policy(POLICIES[precision])
+    try:
+        yield
+    finally:
+        keras.config.set_dtype_policy(before)
+
+
+def loss_scaled(opt: keras.optimizers.Optimizer, pc: PrecisionConfig):
+    """fp16: Keras' LossScaleOptimizer (dynamic only: it has no fixed scale)."""
+    if pc.precision != "fp16":
+        return opt
+    if pc.loss_scale not in ("", "dynamic"):
+        raise UserError(
+            f"--loss_scale={pc.loss_scale}: Keras' LossScaleOptimizer is dynamic only; "
+            "use --loss_scale=dynamic or --route=custom"
+        )
+    return keras.optimizers.LossScaleOptimizer(opt)
 
 
 def variables_by_tf1_name(model: keras.Model) -> Dict[str, keras.Variable]:
@@ -111,9 +141,14 @@ def make_optimizer(cfg: OptimizerConfig, num_replicas: int = 1) -> keras.optimiz
     raise UserError("--optimizer=rmsprop: v1 RMSProp starts its mean square at 1, Keras at 0")
 
 
-def compile_model(model: keras.Model, cfg: OptimizerConfig, num_replicas: int = 1) -> keras.Model:
+def compile_model(
+    model: keras.Model,
+    cfg: OptimizerConfig,
+    num_replicas: int = 1,
+    precision: PrecisionConfig | None = None,
+) -> keras.Model:
     model.compile(
-        optimizer=make_optimizer(cfg, num_replicas),
+        optimizer=loss_scaled(make_optimizer(cfg, num_replicas), precision or PrecisionConfig()),
         loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
         metrics=["accuracy"],
         jit_compile=False,
@@ -172,11 +207,12 @@ def run(cfg, gpus_found=None):
     strategy, plan = make_strategy(cfg.devices, gpus_found)
     prelude.warn_about_devices(plan)
     keras.utils.set_random_seed(cfg.run.seed)  # initial weights follow --seed
-    with strategy.scope():
+    with strategy.scope(), dtype_policy(cfg.precision.precision):
         model = compile_model(
             build_model(cfg.model, source.image_shape, source.num_classes, source.scale),
             cfg.optimizer,
             strategy.num_replicas_in_sync,
+            cfg.precision,
         )
     writer = tf2_train.scalar_writer(cfg)
     progress = tf2_train.Progress(cfg, 0, writer)

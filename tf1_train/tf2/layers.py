@@ -42,6 +42,13 @@ def _fans(shape):
     return shape[-2] * receptive, shape[-1] * receptive
 
 
+def read(var: tf.Variable, x: tf.Tensor) -> tf.Tensor:
+    """A weight in the type of the input it meets: float32 variables serve a
+    bfloat16 or float16 replica through a cast (the TF1 towers' custom
+    getter); with float32 input, the variable itself."""
+    return tf.cast(var, x.dtype) if x.dtype != var.dtype else var
+
+
 class Params(tf.Module):
     """Every variable of a model, by its TF1 checkpoint name, in creation order."""
 
@@ -72,7 +79,7 @@ class Dense:
         self.activation = activation
 
     def __call__(self, x: tf.Tensor) -> tf.Tensor:
-        y = tf.nn.bias_add(tf.matmul(x, self.w), self.b)
+        y = tf.nn.bias_add(tf.matmul(x, read(self.w, x)), read(self.b, x))
         return self.activation(y) if self.activation else y
 
 
@@ -99,8 +106,8 @@ class Conv2D:
 
     def __call__(self, x: tf.Tensor) -> tf.Tensor:
         s = self.stride
-        y = tf.nn.conv2d(x, self.w, strides=[1, s, s, 1], padding="SAME")
-        return tf.nn.bias_add(y, self.b) if self.b is not None else y
+        y = tf.nn.conv2d(x, read(self.w, x), strides=[1, s, s, 1], padding="SAME")
+        return tf.nn.bias_add(y, read(self.b, x)) if self.b is not None else y
 
 
 BN_DECAY = 0.9  # as tf1_train.models.layers

@@ -33,6 +33,11 @@ def main(argv) -> None:
         cfg = tf1_main.config_from_flags()
     except UserError as e:
         tf1_main.fail(str(e))
+    if cfg.precision.auto_mixed_precision:
+        tf1_main.fail(
+            "--auto_mixed_precision: TF1 only (it wraps a v1 optimizer for a Session); "
+            "the TF2 twin takes --precision=bf16 or fp16"
+        )
     env.quiet_tensorflow(cfg.devices.log_device_placement)
     env.choose_onednn(cfg.devices.onednn)
     import tensorflow as tf

@@ -17,6 +17,7 @@ import tensorflow as tf
 
 from tf1_train.data import user_input
 from tf1_train.tf2 import layers, models, optim
+from tf1_train.tf2 import precision as precisionlib
 from tf1_train.tf2.averages import WeightAverages
 
 SUM = tf.distribute.ReduceOp.SUM
@@ -40,6 +41,8 @@ def make_steps(
     loss_fn: Optional[Callable] = None,
     clip_norm: float = 0.0,
     averages: Optional[WeightAverages] = None,
+    compute: tf.DType = tf.float32,
+    loss_scale: Optional[precisionlib.LossScale] = None,
 ) -> Steps:
     """Builds the train steps (global batch or per-replica input) and eval.
 
@@ -49,6 +52,7 @@ def make_steps(
     ``clip_norm`` > 0: the summed (mean) gradient is clipped to that global
     norm on every device before the update (TF1: ``Mode.clip``);
     ``averages``: stepped after every update (--moving_average_decay).
+    ``compute``: the replicas' type (--precision); ``loss_scale``: fp16's.
     """
     trainables = model.trainable_by_name
     names = list(trainables)
@@ -59,10 +63,10 @@ def make_steps(
 
     def replica_step(images, labels):
         # Each replica normalises its uint8 slice on its own device, as TF1 towers do.
-        x = normalize(images, scale)
+        x = precisionlib.to_compute(normalize(images, scale), compute)
         stats = {}
         with tf.GradientTape() as tape:
-            logits = model(x, training=True, stats=stats)
+            logits = tf.cast(model(x, training=True, stats=stats), tf.float32)
             loss = replica_loss(labels, logits, global_batch, loss_fn)
             extra = model.extra_losses()
             if extra:  # the TF1 towers' regularization and 'losses' terms
@@ -71,7 +75,8 @@ def make_steps(
             if weight_decay > 0:
                 l2 = tf.add_n([tf.nn.l2_loss(w) for w in decayed])
                 loss += tf.nn.scale_regularization_loss(weight_decay * l2)
-        return loss, tape.gradient(loss, variables), [stats[n] for n in moving]
+            target = loss_scale.scaled(loss) if loss_scale is not None else loss
+        return loss, tape.gradient(target, variables), [stats[n] for n in moving]
 
     def sliced_step(images, labels):
         i = tf.distribute.get_replica_context().replica_id_in_sync_group
@@ -81,11 +86,17 @@ def make_steps(
     def clip(grads):
         return tf.clip_by_global_norm(grads, clip_norm)[0]
 
-    def apply(losses, grads, stats):
-        reduced = strategy.extended.batch_reduce_to(SUM, list(zip(grads, variables)))
+    def update(reduced):
         if clip_norm > 0:  # each device clips its copy: identical norms, identical results
             reduced = strategy.run(clip, args=(reduced,))
         optimizer.apply(strategy, list(zip(reduced, names)), trainables)
+
+    def skip():  # an overflowing fp16 step: no update, the step advances
+        strategy.extended.update(optimizer.step, lambda s: s.assign_add(1))
+
+    def apply(losses, grads, stats):
+        reduced = strategy.extended.batch_reduce_to(SUM, list(zip(grads, variables)))
+        precisionlib.apply_if_finite(strategy, reduced, loss_scale, update, skip)
         update_moving_statistics(strategy, moving, stats)
         if averages is not None:
             averages.update(strategy, optimizer.step)
@@ -99,7 +110,7 @@ def make_steps(
     def train_on_replicas(images, labels):
         return apply(*strategy.run(replica_step, args=(images, labels)))
 
-    return Steps(train, train_on_replicas, make_eval_step(model, scale))
+    return Steps(train, train_on_replicas, make_eval_step(model, scale, compute))
 
 
 def normalize(images: tf.Tensor, scale: Optional[float]) -> tf.Tensor:
@@ -166,12 +177,15 @@ def synthetic_batches(
     return images, labels
 
 
-def make_eval_step(model: models.Model, scale: Optional[float]) -> Callable:
+def make_eval_step(
+    model: models.Model, scale: Optional[float], compute: tf.DType = tf.float32
+) -> Callable:
     """``(uint8 images, labels) -> (correct, count)`` with moving statistics."""
 
     @tf.function
     def eval_step(images, labels):
-        logits = model(normalize(images, scale), training=False)
+        x = precisionlib.to_compute(normalize(images, scale), compute)
+        logits = model(x, training=False)
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
         return correct, tf.size(labels, out_type=tf.int64)

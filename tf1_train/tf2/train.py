@@ -15,6 +15,7 @@ from tf1_train.config import Config
 from tf1_train.data import pipeline, user_input
 from tf1_train.errors import UserError
 from tf1_train.tf2 import checkpoint, models, optim, steps
+from tf1_train.tf2 import precision as precisionlib
 from tf1_train.tf2.averages import WeightAverages
 from tf1_train.tf2.strategy import make_strategy
 from tf1_train.tf2.summaries import ScalarWriter
@@ -30,6 +31,7 @@ class Trainer(NamedTuple):
     steps: steps.Steps
     preprocess: Optional[user_input.Preprocess] = None  # --preprocess, checked
     averages: Optional[WeightAverages] = None  # --moving_average_decay
+    loss_scale: Optional[precisionlib.LossScale] = None  # --precision=fp16
 
     def state_by_name(self) -> Dict[str, tf.Variable]:
         """Model variables, optimizer state and weight averages by TF1 checkpoint name."""
@@ -53,6 +55,7 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
         opt = optim.make(cfg.optimizer, model.trainable_by_name)
         decay = cfg.optimizer.moving_average_decay
         averages = WeightAverages(decay, model.trainable_by_name) if decay > 0 else None
+        loss_scale = _loss_scale(cfg)
     if cfg.optimizer.weight_decay > 0 and model.extra_losses():
         raise UserError(
             f"--weight_decay={cfg.optimizer.weight_decay}: the model adds its own "
@@ -67,8 +70,17 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
         strategy, model, opt, global_batch, oc.weight_decay,
         None if pre else source.scale, loss_fn,
         clip_norm=oc.gradient_clip_norm, averages=averages,
+        compute=precisionlib.compute_type(cfg.precision.precision), loss_scale=loss_scale,
     )  # fmt: skip
-    return Trainer(strategy, plan, model, opt, compiled, pre, averages)
+    return Trainer(strategy, plan, model, opt, compiled, pre, averages, loss_scale)
+
+
+def _loss_scale(cfg: Config) -> Optional[precisionlib.LossScale]:
+    """fp16's loss scale (dynamic unless --loss_scale is a number); in the
+    strategy's scope, so every replica has its copy."""
+    if cfg.precision.precision != "fp16":
+        return None
+    return precisionlib.LossScale(cfg.precision.loss_scale or "dynamic")
 
 
 def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
@@ -100,6 +112,8 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
         stopped_by="train_steps",
         tf_version=tf.__version__,
     )
+    if trainer.loss_scale is not None:
+        summary.update(trainer.loss_scale.values())
     finish(cfg, summary, accuracy)
     return RunResult(summary, losses)
 
@@ -117,8 +131,9 @@ class Progress:
     """Throughput meter, progress lines and TensorBoard scalars, shared by the
     custom loop and fit."""
 
-    def __init__(self, cfg: Config, start: int, writer: ScalarWriter | None = None):
+    def __init__(self, cfg: Config, start: int, writer: ScalarWriter | None = None, extra=None):
         self.cfg, self.start, self.writer = cfg, start, writer
+        self.extra = extra  # () -> more scalars (the loss scale), or None
         self.todo = max(cfg.run.train_steps - start, 0)
         global_batch = cfg.data.batch_size * cfg.devices.num_towers
         warmup = min(cfg.run.num_warmup_steps, max(self.todo - 1, 0))
@@ -138,12 +153,14 @@ class Progress:
             rate = self.meter.window_rate()
             print(report.progress_line(step, run.train_steps, loss, rate, lr_fn(), eta), flush=True)
         if self.writer is not None and self.writer.due(step):
-            self.writer.scalars(step, {"loss": loss, "learning_rate": lr_fn()})
+            values = {"loss": loss, "learning_rate": lr_fn()}
+            self.writer.scalars(step, {**values, **(self.extra() if self.extra else {})})
 
 
 def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None):
     """Steps from ``start`` to --train_steps; returns (losses, throughput meter)."""
-    progress = Progress(cfg, start, writer)
+    ls = trainer.loss_scale
+    progress = Progress(cfg, start, writer, ls.values if ls is not None else None)
     lr = lambda: float(optim.learning_rate(cfg.optimizer, trainer.optimizer.step))  # noqa: E731
     if cfg.data.use_synthetic_data:
         batch = steps.synthetic_batches(
