@@ -300,6 +300,7 @@ TF2 = [
 
 # The user's own code (tests/user_models/), named as package.module:function.
 _UM = "tests.user_models"
+TWIN = "examples.cifar10_tutorial.model_tf2:Cifar10Tutorial"
 USER_CODE = [
     Bad(
         "model module missing",
@@ -368,6 +369,13 @@ USER_CODE = [
         [f"--model={_UM}.tiny:build"],
         f"--model={_UM}.tiny:build",
         "needs its TF2 twin: give --tf2_model=package.module:Class",
+        module=TF2_MAIN,
+    ),
+    Bad(
+        "tf2 twin in bf16",
+        [f"--model={_UM}.tiny:build", f"--tf2_model={TWIN}", "--precision=bf16"],
+        "--precision=bf16",
+        "use --precision=fp32 on the TF2 path",
         module=TF2_MAIN,
     ),
     Bad(

@@ -46,6 +46,12 @@ class RunResult(NamedTuple):
 
 def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
     """Strategy, model and optimizer (mirrored), and the compiled steps."""
+    if cfg.tf2_model and cfg.precision.precision != "fp32":
+        raise UserError(
+            f"--precision={cfg.precision.precision}: a --tf2_model twin reads its own "
+            "variables, so tf1_train cannot cast them; use --precision=fp32 on the TF2 "
+            "path, or build the twin on tf1_train/tf2/layers.py and register it"
+        )
     strategy, plan = make_strategy(cfg.devices, gpus_found)
     pre = user_input.load(cfg.data.preprocess, source.image_shape, cfg.data.seed)
     image_shape = pre.image_shape if pre else source.image_shape
