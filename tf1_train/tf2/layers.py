@@ -13,7 +13,6 @@ import tensorflow as tf
 
 from tf1_train import initializers
 
-
 glorot_uniform = initializers.glorot_uniform
 he_normal = initializers.he_normal
 zeros = initializers.zeros
