@@ -38,6 +38,9 @@ CASES = {
         "optimizer": "sgd", "lr": 0.1, "record": "all",
     },
 }  # fmt: skip
+# the tutorial's plain tf.Module twin: variables named by tf.Variable name, extra_losses()
+CASES["tutorial_module"] = {**CASES["tutorial"], "tf2": f"{TUTORIAL}.model_tf2:Cifar10Tutorial",
+                            "name_map": {}, "steps": 3}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +120,16 @@ def test_the_cifar10_tutorials_keras_port_passes_on_two_towers(out_dir):
     steps = [r for r in report["rows"] if r["phase"] == "step"]
     assert len(steps) == 20 * (1 + 10)  # each step's loss and the 10 variables
     assert report["inventory"]["tf1_variables"] == 10
+
+
+def test_a_tf_module_port_is_matched_by_its_variable_names(out_dir):
+    report = _report(out_dir, "tutorial_module")
+    assert report["ok"], check.format_report(report)
+    assert report["inventory"]["tf2_variables"] == 10
+    loss = next(r for r in report["rows"] if r["phase"] == "forward" and r["tensor"] == "loss")
+    assert loss["ok"]  # its extra_losses() are the TF1 'losses' collection's terms
+    tf1 = np.load(f"{out_dir}/tutorial_module_tf1.npz")
+    assert float(tf1["fwd:own_losses"]) > 0
 
 
 def test_the_cli_exits_1_on_a_divergence_and_0_once_it_is_accepted(tmp_path):

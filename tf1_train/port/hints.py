@@ -102,7 +102,10 @@ def _adam(row, ctx):
     eps1 = c["rules"].get("adam_epsilon", 1e-8)
     if opt.get("epsilon") != eps1:
         return f"Adam epsilon: TF1 {eps1:g}, Keras {opt.get('epsilon'):g}"
-    return "v1 Adam computes 1 - beta in float32 (1 - 0.9f = 0.100000024)"
+    return (
+        "v1 Adam computes 1 - beta in float32 (1 - 0.999f = 0.00099998713): "
+        "give Keras beta_2=float(np.float32(0.999)) (and beta_1 likewise)"
+    )
 
 
 def _rmsprop(row, ctx):
