@@ -12,7 +12,11 @@ checkpoint -> a TF1-layout checkpoint (``DST/model.ckpt-0`` and the
 built as the check builds it, its variables named by the same map. Every
 tensor restored, left over or missing is listed; nothing is written unless
 every model variable found its value (``--allow_missing`` to write anyway).
-Optimizer slots are not carried: they are listed as left over.
+``--optimizer=momentum|adam|...`` carries the v1 optimizer's state too
+(``<var>/Momentum``, ``<var>/Adam``, ``<var>/Adam_1``, the beta powers,
+``global_step``) into tf1_train's exact TF2 optimizer (tf1_train/tf2/optim.py,
+the same names), saved next to the model in the TF2 checkpoint, and back;
+without it, slots are listed as left over.
 """
 
 from __future__ import annotations
@@ -41,6 +45,12 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--input_shape", required=True, help="H,W,C the model takes")
     p.add_argument("--num_classes", type=int, required=True)
     p.add_argument("--allow_missing", action="store_true")
+    p.add_argument(
+        "--optimizer",
+        default="",
+        choices=["", "sgd", "momentum", "adam", "rmsprop", "adagrad"],
+        help="carry this v1 optimizer's slots (--to=tf2, and back from a TF2 checkpoint)",
+    )
     args = p.parse_args(list(argv))
     try:
         args.shape = tuple(int(x) for x in args.input_shape.split(","))
@@ -54,15 +64,31 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def build(args):
-    """The TF2 object with its variables, and TF1 name -> variable."""
+    """The TF2 object, its optimizer (or None), and TF1 name -> variable
+    (the model's, then the optimizer's state)."""
     import tensorflow as tf
 
+    from tf1_train.config import OptimizerConfig
     from tf1_train.port import user_side
+    from tf1_train.tf2 import optim
 
     obj = user_side.build_object(args.tf2, args.shape, args.num_classes)
     obj(tf.zeros([1, *args.shape]), training=False)
     rename = name_map.Mapper(args.map)
-    return obj, {rename(n): v for n, v in user_side.named_variables(obj).items()}
+    by_tf1 = {rename(n): v for n, v in user_side.named_variables(obj).items()}
+    opt = None
+    if args.optimizer and args.to != "keras" and not args.src.endswith(".weights.h5"):
+        raw = {n: v if isinstance(v, tf.Variable) else v.value for n, v in by_tf1.items()}
+        trainable = {n: v for n, v in raw.items() if v.trainable}
+        opt = optim.make(OptimizerConfig(optimizer=args.optimizer), trainable)
+        by_tf1.update(opt.state_by_name())
+    return obj, opt, by_tf1
+
+
+def _checkpoint(obj, opt):
+    import tensorflow as tf
+
+    return tf.train.Checkpoint(model=obj, **({"optimizer": opt} if opt is not None else {}))
 
 
 def tf1_values(src: str) -> Dict:
@@ -76,10 +102,9 @@ def tf1_values(src: str) -> Dict:
 
 
 def to_tf2(args) -> int:
-    import tensorflow as tf
 
     values = tf1_values(args.src)
-    obj, by_tf1 = build(args)
+    obj, opt, by_tf1 = build(args)
     missing = sorted(n for n in by_tf1 if n not in values)
     shapes = [
         f"{n}: shape {list(values[n].shape)} in SRC, {list(tuple(v.shape))} in the model"
@@ -96,7 +121,7 @@ def to_tf2(args) -> int:
     if args.to == "keras":
         obj.save_weights(args.dst)
     else:
-        tf.train.Checkpoint(model=obj).write(args.dst)
+        _checkpoint(obj, opt).write(args.dst)
     print(f"wrote {args.dst}")
     return 0
 
@@ -106,11 +131,11 @@ def to_tf1(args) -> int:
 
     from tf1_train.tf2 import checkpoint
 
-    obj, by_tf1 = build(args)
+    obj, opt, by_tf1 = build(args)
     if args.src.endswith(".weights.h5"):
         obj.load_weights(args.src)
     else:
-        tf.train.Checkpoint(model=obj).read(args.src).assert_existing_objects_matched()
+        _checkpoint(obj, opt).read(args.src).assert_existing_objects_matched()
     _print(sorted(by_tf1), [], [])
     variables = {n: v if isinstance(v, tf.Variable) else v.value for n, v in by_tf1.items()}
     os.makedirs(args.dst, exist_ok=True)

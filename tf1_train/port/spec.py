@@ -50,9 +50,10 @@ def complete(case: Dict) -> Dict:
 
 
 def make_config(
-    train_dir, model="mlp", towers=1, batch=16, steps=5, data_seed=3, seed=7, **kw
+    train_dir, model="mlp", towers=1, batch=16, steps=5, data_seed=3, run_seed=7, **kw
 ) -> cfglib.Config:
-    """A short CPU run's Config; keyword args override sub-config fields by name."""
+    """A short CPU run's Config; keyword args override sub-config fields by
+    name (the first sub-config that has it: ``seed`` is the data's)."""
     sections = {
         "data": cfglib.DataConfig(batch_size=batch, seed=data_seed),
         "devices": cfglib.DeviceConfig(num_towers=towers, device="cpu"),
@@ -62,7 +63,7 @@ def make_config(
             num_warmup_steps=0,
             display_every=1000,
             train_dir=str(train_dir),
-            seed=seed,
+            seed=run_seed,
         ),
     }
     top = {k: kw.pop(k) for k in ("loss", "tf2_model") if k in kw}
@@ -93,7 +94,7 @@ def config(case: Dict, train_dir: str) -> cfglib.Config:
         batch=c["batch"],
         steps=c["steps"],
         data_seed=c["data_seed"],
-        seed=c["seed"],
+        run_seed=c["seed"],
         optimizer=c["optimizer"],
         learning_rate=c["lr"],
         weight_decay=c["weight_decay"],
