@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import subprocess
@@ -13,6 +12,7 @@ import pytest
 
 from tf1_train import config as cfglib
 from tf1_train.env import choose_onednn
+from tf1_train.port.spec import make_config
 
 # Before anything imports TensorFlow: in-process tests run the kernels the
 # command line runs, whatever the CPU (docs/SPEED.md, oneDNN).
@@ -23,27 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def small_config(train_dir, model="mlp", towers=1, batch=16, steps=5, **kw) -> cfglib.Config:
     """A short run; keyword args override fields of the sub-configs by name."""
-    sections = {
-        "data": cfglib.DataConfig(batch_size=batch, seed=3),
-        "devices": cfglib.DeviceConfig(num_towers=towers, device="cpu"),
-        "optimizer": cfglib.OptimizerConfig(optimizer="sgd", learning_rate=0.1),
-        "run": cfglib.RunConfig(
-            train_steps=steps,
-            num_warmup_steps=0,
-            display_every=1000,
-            train_dir=str(train_dir),
-            seed=7,
-        ),
-        "precision": cfglib.PrecisionConfig(),
-    }
-    for key, value in kw.items():
-        for name, section in sections.items():
-            if key in {f.name for f in dataclasses.fields(section)}:
-                sections[name] = dataclasses.replace(section, **{key: value})
-                break
-        else:
-            raise KeyError(key)
-    return cfglib.Config(model=model, **sections).validate()
+    return make_config(train_dir, model, towers, batch, steps, **kw)
 
 
 def run_cli(args, timeout=240, env=None, module="tf1_train.main", cwd=None):

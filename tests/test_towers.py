@@ -27,7 +27,9 @@ def test_n_towers_of_b_equal_one_tower_of_n_times_b(tmp_path, n, mode, optimizer
         tmp_path, "many", towers=n, batch=8, steps=6, optimizer=optimizer, variable_update=mode
     )
     np.testing.assert_allclose(many.losses, one.losses, rtol=2e-5)
-    assert one.losses[-1] < one.losses[0]  # it trained
+    # it trained: the 10 digit classes well above chance (per-batch losses
+    # are too noisy over 6 steps to say so)
+    assert one.summary["test_accuracy"] > 2 / 10
 
 
 @pytest.mark.parametrize("model", ["mlp", "lenet5"])

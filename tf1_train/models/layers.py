@@ -5,10 +5,10 @@
 (PORTING.md P1 and 3). These functions create every variable with
 ``get_variable``, so a second tower built under ``reuse=True`` shares them.
 
-Initializer seeds come from the variable's full name, not from the graph's op
-counter: the same ``--seed`` gives the same initial weights however many
-towers or input ops the graph has, which is what lets the tests compare
-1 tower against N towers, and parameter_server against replicated.
+Initial values are stateless ops of (graph seed ``--seed``, the variable's
+full name), not of the graph's op counter (tf1_train/initializers.py, shared
+with the TF2 path): the same ``--seed`` gives the same initial weights however
+many towers or input ops the graph has, and on both entry points.
 
 Naming: kernels are ``.../weights`` (the only variables weight decay touches),
 biases ``.../biases``, batch norm ``beta``, ``gamma`` (trainable) and
@@ -21,7 +21,7 @@ from typing import Callable, NamedTuple, Optional
 
 import tensorflow as tf
 
-from tf1_train.naming import name_seed
+from tf1_train import initializers
 
 v1 = tf.compat.v1
 
@@ -56,44 +56,33 @@ class MovingStat(NamedTuple):
 def variable(
     name: str,
     shape,
-    initializer: Callable[[int], object],
+    initializer: Callable,
     trainable: bool = True,
 ) -> tf.Variable:
-    """``get_variable`` whose initializer is seeded by the variable's full name.
+    """``get_variable`` whose initial value is ``initializer(shape, seed pair)``.
 
     Args:
       name: name inside the current variable scope.
       shape: the variable's shape.
-      initializer: called with an int seed, returns a v1 initializer.
+      initializer: one of tf1_train/initializers.py's functions (shape, seed).
       trainable: whether it goes into TRAINABLE_VARIABLES.
     """
     scope = v1.get_variable_scope().name
-    full_name = f"{scope}/{name}" if scope else name
+    seed = initializers.seed_pair(f"{scope}/{name}" if scope else name)
+
+    def initial(shape, dtype=None, partition_info=None):
+        del dtype, partition_info
+        return initializer(shape, seed)
+
     return v1.get_variable(
-        name,
-        shape=shape,
-        dtype=tf.float32,
-        initializer=initializer(name_seed(full_name)),
-        trainable=trainable,
+        name, shape=shape, dtype=tf.float32, initializer=initial, trainable=trainable
     )
 
 
-def glorot(seed: int):
-    return v1.glorot_uniform_initializer(seed=seed)
-
-
-def he_normal(seed: int):
-    return v1.variance_scaling_initializer(
-        scale=2.0, mode="fan_in", distribution="truncated_normal", seed=seed
-    )
-
-
-def zeros(_seed: int):
-    return v1.zeros_initializer()
-
-
-def ones(_seed: int):
-    return v1.ones_initializer()
+glorot = initializers.glorot_uniform
+he_normal = initializers.he_normal
+zeros = initializers.zeros
+ones = initializers.ones
 
 
 def dense(

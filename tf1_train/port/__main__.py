@@ -7,6 +7,8 @@ from typing import Optional, Sequence
 # subcommand -> module whose main(argv) -> exit status runs it
 COMMANDS = {
     "scan": "tf1_train.port.scan",
+    "check": "tf1_train.port.check",
+    "convert": "tf1_train.port.convert",
 }
 
 

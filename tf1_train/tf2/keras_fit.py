@@ -19,6 +19,7 @@ import time
 from typing import Dict, List, Tuple
 
 import keras
+import numpy as np
 import tensorflow as tf
 
 from tf1_train import models
@@ -132,13 +133,20 @@ def make_optimizer(cfg: OptimizerConfig, num_replicas: int = 1) -> keras.optimiz
     if cfg.optimizer == "momentum":
         return keras.optimizers.SGD(lr, momentum=cfg.momentum, **clip)
     if cfg.optimizer == "adam":
-        betas = {"beta_1": cfg.adam_beta1, "beta_2": cfg.adam_beta2}
+        # Keras computes ``1 - beta`` in float64 and casts it; v1's kernel
+        # subtracts in float32 (1 - 0.999f = 0.00099998713, not 0.001): the
+        # float32 value of beta makes Keras's difference v1's, bit for bit.
+        betas = {"beta_1": _as_float32(cfg.adam_beta1), "beta_2": _as_float32(cfg.adam_beta2)}
         return keras.optimizers.Adam(lr, epsilon=cfg.adam_epsilon, **betas, **clip)
     if cfg.optimizer == "adagrad":
         # Keras adds epsilon under the square root; v1 adds nothing.
         initial = cfg.adagrad_initial_accumulator
         return keras.optimizers.Adagrad(lr, initial, epsilon=0.0, **clip)
     raise UserError("--optimizer=rmsprop: v1 RMSProp starts its mean square at 1, Keras at 0")
+
+
+def _as_float32(x: float) -> float:
+    return float(np.float32(x))
 
 
 def compile_model(

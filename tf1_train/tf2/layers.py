@@ -7,39 +7,16 @@ checkpoint without any name mapping table.
 
 from __future__ import annotations
 
-import math
 from typing import Callable, Dict, Optional
 
 import tensorflow as tf
 
-from tf1_train.naming import name_seed
+from tf1_train import initializers
 
-
-def glorot_uniform(shape, seed: int) -> tf.Tensor:
-    fan_in, fan_out = _fans(shape)
-    limit = math.sqrt(6.0 / (fan_in + fan_out))
-    return tf.random.stateless_uniform(shape, [seed, 0], -limit, limit)
-
-
-def he_normal(shape, seed: int) -> tf.Tensor:
-    fan_in, _ = _fans(shape)
-    stddev = math.sqrt(2.0 / fan_in) / 0.87962566103423978  # truncated-normal correction
-    return tf.random.stateless_truncated_normal(shape, [seed, 0], stddev=stddev)
-
-
-def zeros(shape, seed: int) -> tf.Tensor:
-    del seed
-    return tf.zeros(shape)
-
-
-def ones(shape, seed: int) -> tf.Tensor:
-    del seed
-    return tf.ones(shape)
-
-
-def _fans(shape):
-    receptive = math.prod(shape[:-2]) if len(shape) > 2 else 1
-    return shape[-2] * receptive, shape[-1] * receptive
+glorot_uniform = initializers.glorot_uniform
+he_normal = initializers.he_normal
+zeros = initializers.zeros
+ones = initializers.ones
 
 
 def read(var: tf.Variable, x: tf.Tensor) -> tf.Tensor:
@@ -57,7 +34,8 @@ class Params(tf.Module):
         self.by_name: Dict[str, tf.Variable] = {}
 
     def create(self, name: str, shape, init: Callable, trainable: bool = True) -> tf.Variable:
-        var = tf.Variable(init(list(shape), name_seed(name)), name=name, trainable=trainable)
+        initial = init(list(shape), initializers.seed_pair(name))
+        var = tf.Variable(initial, name=name, trainable=trainable)
         self.by_name[name] = var
         return var
 

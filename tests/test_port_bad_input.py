@@ -1,0 +1,71 @@
+"""Bad input to `python -m tf1_train.port check` and `convert`: one `error:`
+line naming the flag or file and what is valid, exit status 2, no traceback.
+
+Each row is checked before any side process starts, so the rows run in this
+process through the dispatcher's ``main``.
+"""
+
+import json
+
+import pytest
+
+from tf1_train.port.__main__ import main
+
+CHECK = ["check", "--tf1=mlp"]
+PORT = "--tf2=tests.port_models:keras_port"
+CONVERT = ["convert", "{tmp}/model.ckpt-1", "{tmp}/out.weights.h5", "--to=keras", PORT,
+           "--input_shape=8,8,1", "--num_classes=10"]  # fmt: skip
+
+
+def _file(name, text):
+    def setup(tmp):
+        (tmp / name).write_text(text)
+
+    return setup
+
+
+ROWS = [  # id, argv, the flag or file named, what is valid, setup
+    ("tf1 module missing", ["check", "--tf1=no_such_pkg.model:build"],
+     "--tf1=no_such_pkg.model:build", "not found", None),
+    ("tf2 module missing", CHECK + ["--tf2=no_such_pkg.port:build"],
+     "--tf2=no_such_pkg.port:build", "not found", None),
+    ("tf1 missing", ["check", "--steps=3"], "--tf1", "required", None),
+    ("name_map missing", CHECK + ["--name_map={tmp}/none.json"],
+     "--name_map={tmp}/none.json", "cannot read it", None),
+    ("name_map not json", CHECK + ["--name_map={tmp}/m.json"],
+     "--name_map={tmp}/m.json", "not JSON", _file("m.json", "{rules:")),
+    ("name_map bad keys", CHECK + ["--name_map={tmp}/m.json"], "--name_map={tmp}/m.json",
+     'expected {"pairs"', _file("m.json", json.dumps({"rename": {}}))),
+    ("name_map bad rule", CHECK + ["--name_map={tmp}/m.json"], "--name_map={tmp}/m.json",
+     "is not [regex, replacement]", _file("m.json", json.dumps({"rules": [["a"]]}))),
+    ("name_map bad regex", CHECK + ["--name_map={tmp}/m.json"], "--name_map={tmp}/m.json",
+     "bad regex", _file("m.json", json.dumps({"rules": [["(", "x"]]}))),
+    ("tf2_optimizer", CHECK + ["--tf2_optimizer=adamw"], "--tf2_optimizer", "choose from", None),
+    ("optimizer", CHECK + ["--optimizer=lbfgs"], "--optimizer", "choose from", None),
+    ("input_shape", CHECK + ["--input_shape=24x24"], "--input_shape=24x24", "expected H,W,C", None),
+    ("steps", CHECK + ["--steps=0"], "--steps=0", "at least 1", None),
+    ("allow regex", CHECK + ["--allow=("], "--allow=(", "bad regex", None),
+    ("unknown flag", CHECK + ["--towers=2"], "--towers=2", "unrecognized arguments", None),
+    ("convert to", CONVERT[:3] + ["--to=onnx"] + CONVERT[4:], "--to", "choose from", None),
+    ("convert src", CONVERT, "SRC {tmp}/model.ckpt-1", "no such file", None),
+    ("convert dst", CONVERT[:2] + ["{tmp}/out.h5"] + CONVERT[3:], "DST {tmp}/out.h5",
+     "must end with .weights.h5", _file("model.ckpt-1.index", "")),
+    ("convert shape", CONVERT[:-2] + ["--input_shape=8,8", "--num_classes=10"],
+     "--input_shape=8,8", "expected H,W,C", None),
+    ("subcommand", ["compare"], "'compare'", "valid: check, convert, scan", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r[0] for r in ROWS])
+def test_bad_port_input_is_one_clear_line(row, tmp_path, capsys):
+    _, argv, names, valid, setup = row
+    if setup:
+        setup(tmp_path)
+    before = sorted(tmp_path.iterdir())
+    status = main([a.format(tmp=tmp_path) for a in argv])
+    out = capsys.readouterr()
+    lines = [x for x in (out.out + out.err).splitlines() if x.strip()]
+    assert status == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("error: ") and "Traceback" not in out.err
+    assert names.format(tmp=tmp_path) in lines[0] and valid in lines[0]
+    assert sorted(tmp_path.iterdir()) == before  # nothing written

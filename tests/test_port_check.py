@@ -1,0 +1,166 @@
+"""`python -m tf1_train.port check`: a user's Keras 3 port against their TF1 model.
+
+One fixture runs every case as two process chains (the TF1 sides, then the
+TF2 sides, which read TF1's files) through the tool's Python API; each test
+reads the report of its case. The ports and their faults are in
+tests/port_models.py; the CIFAR-10 tutorial's Keras port is the example's own.
+"""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tests.conftest import ROOT
+from tf1_train.port import check, name_map
+
+pytestmark = pytest.mark.timeout(600)
+
+MODELS = "tests.port_models"
+PORT = {"model": f"{MODELS}:tf1_model", "tf2": f"{MODELS}:keras_port", "steps": 3,
+        "optimizer": "momentum", "lr": 0.01, "tf2_optimizer": "keras", "record": "all"}  # fmt: skip
+TUTORIAL = "examples.cifar10_tutorial"
+CASES = {
+    "bn": PORT,
+    "adam": {**PORT, "optimizer": "adam", "lr": 0.01},
+    "bn_momentum": {**PORT, "tf2": f"{MODELS}:keras_port_momentum_09"},
+    "transposed": {**PORT, "model": f"{MODELS}:tf1_model_transposed"},
+    "offset": {**PORT, "tf2": f"{MODELS}:keras_port_offset"},
+    "summed": {**PORT, "tf2_loss": f"{MODELS}:summed_loss"},
+    "tutorial": {
+        "model": f"{TUTORIAL}.model:inference",
+        "tf2": f"{TUTORIAL}.model_keras:build_keras_model",
+        "preprocess": f"{TUTORIAL}.model:preprocess",
+        "name_map": name_map.load(f"{ROOT}/examples/cifar10_tutorial/name_map.json"),
+        "dataset": "cifar10", "synthetic": True, "towers": 2, "batch": 4, "steps": 20,
+        "optimizer": "sgd", "lr": 0.1, "record": "all",
+    },
+}  # fmt: skip
+# the tutorial's plain tf.Module twin: variables named by tf.Variable name, extra_losses()
+CASES["tutorial_module"] = {**CASES["tutorial"], "tf2": f"{TUTORIAL}.model_tf2:Cifar10Tutorial",
+                            "name_map": {}, "steps": 3}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def out_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("port_check")
+    check.run_chains([{**c, "id": i} for i, c in CASES.items()], str(out), shards=2)
+    return str(out)
+
+
+def _report(out_dir, name, allow=()):
+    return check.report({**CASES[name], "id": name}, out_dir, allow=allow)
+
+
+def _hint_ids(report):
+    return [h["id"] for h in report["hints"]]
+
+
+def test_a_keras_port_differs_only_in_the_moving_variance(out_dir):
+    report = _report(out_dir, "bn")
+    first = report["first_divergence"]
+    assert (first["phase"], first["step"], first["tensor"]) == ("step", 1, "bn/moving_variance")
+    assert _hint_ids(report) == ["bn_moving_variance"]
+    assert "n = 64 values per channel" in report["hints"][0]["evidence"]  # 16 x 2 x 2
+    # every other tensor agrees at every step: the forward pass, gradients, weights
+    others = [r for r in report["rows"] if r["tensor"] != "bn/moving_variance"]
+    assert len(others) == 2 + 6 + 3 * 8 and all(r["ok"] for r in others)
+    accepted = _report(out_dir, "bn", allow=["moving_variance"])
+    assert accepted["ok"] and accepted["first_divergence"] is None
+    assert [a["tensor"] for a in accepted["accepted"]] == ["bn/moving_variance"]
+    assert accepted["accepted"][0]["hints"][0]["id"] == "bn_moving_variance"
+
+
+@pytest.mark.parametrize(
+    "name,phase,tensors,hint",
+    [
+        ("adam", "step", {"conv/kernel", "conv/bias", "dense/kernel", "dense/bias"}, "adam"),
+        ("bn_momentum", "step", {"bn/moving_mean"}, "bn_momentum"),
+        ("offset", "forward", {"logits"}, "logits_offset"),
+        ("summed", "forward", {"loss"}, "loss_reduction"),
+    ],
+)
+def test_an_injected_fault_is_named_with_its_hint(out_dir, name, phase, tensors, hint):
+    report = _report(out_dir, name, allow=["moving_variance"])
+    first = report["first_divergence"]
+    assert not report["ok"]
+    assert first["phase"] == phase and first["tensor"] in tensors
+    assert hint in _hint_ids(report)
+    # the forward faults are caught before any update, the others in the first
+    assert first["step"] == (0 if phase == "forward" else 1)
+
+
+def test_adam_hint_names_both_epsilons(out_dir):
+    evidence = _report(out_dir, "adam", allow=["moving_variance"])["hints"][0]["evidence"]
+    assert evidence == "Adam epsilon: TF1 1e-08, Keras 1e-07"
+
+
+def test_bn_momentum_hint_recovers_both_momenta(out_dir):
+    evidence = _report(out_dir, "bn_momentum")["hints"][0]["evidence"]
+    assert evidence.endswith("momentum 0.9 on TF2, 0.99 on TF1")
+
+
+def test_a_transposed_kernel_fails_the_inventory_before_any_step(out_dir):
+    report = _report(out_dir, "transposed")
+    assert not report["ok"] and report["first_divergence"]["phase"] == "inventory"
+    (mismatch,) = report["inventory"]["shape_mismatches"]
+    assert (
+        mismatch["tf1"] == "dense/kernel" and mismatch["tf2_shape"] == mismatch["tf1_shape"][::-1]
+    )
+    assert _hint_ids(report) == ["transposed_kernel"]
+    tf2 = np.load(f"{out_dir}/transposed_tf2.npz")
+    assert "losses" not in tf2.files  # the TF2 side ran no step
+
+
+def test_the_cifar10_tutorials_keras_port_passes_on_two_towers(out_dir):
+    report = _report(out_dir, "tutorial")
+    assert report["ok"], check.format_report(report)
+    steps = [r for r in report["rows"] if r["phase"] == "step"]
+    assert len(steps) == 20 * (1 + 10)  # each step's loss and the 10 variables
+    assert report["inventory"]["tf1_variables"] == 10
+
+
+def test_a_tf_module_port_is_matched_by_its_variable_names(out_dir):
+    report = _report(out_dir, "tutorial_module")
+    assert report["ok"], check.format_report(report)
+    assert report["inventory"]["tf2_variables"] == 10
+    loss = next(r for r in report["rows"] if r["phase"] == "forward" and r["tensor"] == "loss")
+    assert loss["ok"]  # its extra_losses() are the TF1 'losses' collection's terms
+    tf1 = np.load(f"{out_dir}/tutorial_module_tf1.npz")
+    assert float(tf1["fwd:own_losses"]) > 0
+
+
+def test_the_cli_exits_1_on_a_divergence_and_0_once_it_is_accepted(tmp_path):
+    flags = [f"--tf1={PORT['model']}", f"--tf2={PORT['tf2']}", "--steps=2", "--optimizer=momentum",
+             "--tf2_optimizer=keras"]  # fmt: skip
+    runs = {
+        allow: subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tf1_train.port",
+                "check",
+                *flags,
+                f"--json={tmp_path}/{allow or 'none'}.json",
+                *([f"--allow={allow}"] if allow else []),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for allow in ("", "moving_variance")
+    }
+    out = {allow: proc.communicate(timeout=300) for allow, proc in runs.items()}
+    assert runs[""].returncode == 1, out[""][1][-3000:]
+    assert "first divergence: step 1, bn/moving_variance" in out[""][0]
+    assert out[""][0].rstrip().endswith("result: DIVERGED")
+    assert runs["moving_variance"].returncode == 0, out["moving_variance"][1][-3000:]
+    assert "accepted (--allow): bn/moving_variance" in out["moving_variance"][0]
+    assert out["moving_variance"][0].rstrip().endswith("result: agree")
+    failed = json.loads((tmp_path / "none.json").read_text())  # written when it exits 1 too
+    assert not failed["ok"] and failed["first_divergence"]["tensor"] == "bn/moving_variance"
+    accepted = json.loads((tmp_path / "moving_variance.json").read_text())
+    assert accepted["ok"] and accepted["accepted"][0]["hints"][0]["id"] == "bn_moving_variance"

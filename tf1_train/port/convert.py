@@ -1,0 +1,162 @@
+"""`python -m tf1_train.port convert`: a TF1 checkpoint into a TF2 port, and back.
+
+    python -m tf1_train.port convert runs/x/model.ckpt-500 model.weights.h5 --to=keras \
+        --tf2=my_port:build --input_shape=24,24,3 --num_classes=10 [--name_map=FILE]
+    python -m tf1_train.port convert model.weights.h5 tf1_dir --to=tf1 --tf2=my_port:build ...
+
+``--to=keras``: a TF1 ``Saver`` checkpoint (a prefix, or a train_dir: its
+newest) -> the Keras 3 model's ``.weights.h5``; ``--to=tf2``: -> a
+``tf.train.Checkpoint(model=...)``; ``--to=tf1``: a ``.weights.h5`` or a TF2
+checkpoint -> a TF1-layout checkpoint (``DST/model.ckpt-0`` and the
+``checkpoint`` file: what a ``Saver`` and tf1_train restore). The TF2 object is
+built as the check builds it, its variables named by the same map. Every
+tensor restored, left over or missing is listed; nothing is written unless
+every model variable found its value (``--allow_missing`` to write anyway).
+``--optimizer=momentum|adam|...`` carries the v1 optimizer's state too
+(``<var>/Momentum``, ``<var>/Adam``, ``<var>/Adam_1``, the beta powers,
+``global_step``) into tf1_train's exact TF2 optimizer (tf1_train/tf2/optim.py,
+the same names), saved next to the model in the TF2 checkpoint, and back;
+without it, slots are listed as left over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Dict, Optional, Sequence
+
+from tf1_train.errors import UserError
+from tf1_train.port import name_map
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UserError(f"port convert: {message}")
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    p = _Parser(prog="python -m tf1_train.port convert")
+    p.add_argument("src")
+    p.add_argument("dst")
+    p.add_argument("--to", required=True, choices=["keras", "tf2", "tf1"])
+    p.add_argument("--tf2", required=True, help="the TF2 object: package.module:factory")
+    p.add_argument("--name_map", default="")
+    p.add_argument("--input_shape", required=True, help="H,W,C the model takes")
+    p.add_argument("--num_classes", type=int, required=True)
+    p.add_argument("--allow_missing", action="store_true")
+    p.add_argument(
+        "--optimizer",
+        default="",
+        choices=["", "sgd", "momentum", "adam", "rmsprop", "adagrad"],
+        help="carry this v1 optimizer's slots (--to=tf2, and back from a TF2 checkpoint)",
+    )
+    args = p.parse_args(list(argv))
+    try:
+        args.shape = tuple(int(x) for x in args.input_shape.split(","))
+        assert len(args.shape) == 3 and min(args.shape) > 0
+    except (ValueError, AssertionError):
+        raise UserError(f"--input_shape={args.input_shape}: expected H,W,C") from None
+    if args.to == "keras" and not args.dst.endswith(".weights.h5"):
+        raise UserError(f"--to=keras: DST {args.dst} must end with .weights.h5 (Keras 3)")
+    args.map = name_map.load(args.name_map) if args.name_map else {}
+    return args
+
+
+def build(args):
+    """The TF2 object, its optimizer (or None), and TF1 name -> variable
+    (the model's, then the optimizer's state)."""
+    import tensorflow as tf
+
+    from tf1_train.config import OptimizerConfig
+    from tf1_train.port import user_side
+    from tf1_train.tf2 import optim
+
+    obj = user_side.build_object(args.tf2, args.shape, args.num_classes)
+    obj(tf.zeros([1, *args.shape]), training=False)
+    rename = name_map.Mapper(args.map)
+    by_tf1 = {rename(n): v for n, v in user_side.named_variables(obj).items()}
+    opt = None
+    if args.optimizer and args.to != "keras" and not args.src.endswith(".weights.h5"):
+        raw = {n: v if isinstance(v, tf.Variable) else v.value for n, v in by_tf1.items()}
+        trainable = {n: v for n, v in raw.items() if v.trainable}
+        opt = optim.make(OptimizerConfig(optimizer=args.optimizer), trainable)
+        by_tf1.update(opt.state_by_name())
+    return obj, opt, by_tf1
+
+
+def _checkpoint(obj, opt):
+    import tensorflow as tf
+
+    return tf.train.Checkpoint(model=obj, **({"optimizer": opt} if opt is not None else {}))
+
+
+def tf1_values(src: str) -> Dict:
+    import tensorflow as tf
+
+    path = tf.train.latest_checkpoint(src) if os.path.isdir(src) else src
+    if not path or not tf.io.gfile.exists(path + ".index"):
+        raise UserError(f"SRC {src}: no TF1 checkpoint there (a prefix such as model.ckpt-500)")
+    reader = tf.train.load_checkpoint(path)
+    return {n: reader.get_tensor(n) for n in reader.get_variable_to_shape_map()}
+
+
+def to_tf2(args) -> int:
+
+    values = tf1_values(args.src)
+    obj, opt, by_tf1 = build(args)
+    missing = sorted(n for n in by_tf1 if n not in values)
+    shapes = [
+        f"{n}: shape {list(values[n].shape)} in SRC, {list(tuple(v.shape))} in the model"
+        for n, v in by_tf1.items()
+        if n in values and tuple(values[n].shape) != tuple(v.shape)
+    ]
+    leftover = sorted(n for n in values if n not in by_tf1)
+    _print(sorted(n for n in by_tf1 if n in values), leftover, missing + shapes)
+    if shapes or (missing and not args.allow_missing):
+        return 1
+    for name, var in by_tf1.items():
+        if name in values:
+            var.assign(values[name])
+    if args.to == "keras":
+        obj.save_weights(args.dst)
+    else:
+        _checkpoint(obj, opt).write(args.dst)
+    print(f"wrote {args.dst}")
+    return 0
+
+
+def to_tf1(args) -> int:
+    import tensorflow as tf
+
+    from tf1_train.tf2 import checkpoint
+
+    obj, opt, by_tf1 = build(args)
+    if args.src.endswith(".weights.h5"):
+        obj.load_weights(args.src)
+    else:
+        _checkpoint(obj, opt).read(args.src).assert_existing_objects_matched()
+    _print(sorted(by_tf1), [], [])
+    variables = {n: v if isinstance(v, tf.Variable) else v.value for n, v in by_tf1.items()}
+    os.makedirs(args.dst, exist_ok=True)
+    print(f"wrote {checkpoint.save(args.dst, variables, 0)}")
+    return 0
+
+
+def _print(restored, leftover, missing) -> None:
+    print(f"restored {len(restored)} variable(s): {', '.join(restored)}")
+    if leftover:
+        print(f"left over {len(leftover)} (not in the TF2 model): {', '.join(leftover)}")
+    if missing:
+        print(f"missing {len(missing)}: {', '.join(missing)}")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    try:
+        args = parse(sys.argv[1:] if argv is None else argv)
+        if not os.path.exists(args.src) and not os.path.exists(args.src + ".index"):
+            raise UserError(f"SRC {args.src}: no such file or checkpoint")
+        return to_tf1(args) if args.to == "tf1" else to_tf2(args)
+    except UserError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2

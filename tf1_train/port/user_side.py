@@ -1,0 +1,201 @@
+"""The TF2 side of a port check for the user's own object (a Keras 3 model
+or layer, a ``tf.Module``), in its own process.
+
+It builds the object fresh (so Keras's layer numbering depends on nothing
+else), lists its variables by name (Keras ``variable.path`` without the
+top-level model's name, or the ``tf.Variable`` name), maps them to TF1 names
+(name_map.py) and writes the inventory. Only when every variable matched
+with its shape: TF1's initial weights copied in, one forward and backward
+pass on the first batch, then the steps on TF1's batches. Towers are the
+global batch split in order, each slice's loss and gradients computed in
+turn and the gradients averaged (what TF1's towers compute); a Keras batch
+norm then updates its moving statistics once per slice.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Dict
+
+import numpy as np
+import tensorflow as tf
+
+from tf1_train import models, towers
+from tf1_train.port import name_map, spec
+from tf1_train.tf2 import optim
+
+KNOWN_KWARGS = ("num_classes", "input_shape", "image_shape")
+
+
+def build_object(ref: str, image_shape, num_classes: int):
+    """``ref``'s object, called with the keyword arguments it accepts."""
+    factory = models.resolve(ref if ":" in ref else models.lookup(ref).tf2, "tf2")
+    values = {"num_classes": num_classes, "input_shape": tuple(image_shape)}
+    values["image_shape"] = values["input_shape"]
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        params = {}
+    kwargs = {k: v for k, v in values.items() if k in params}
+    return factory(**kwargs)
+
+
+def named_variables(obj) -> Dict[str, tf.Variable]:
+    """Every variable by its TF2 name, in creation order."""
+    import keras
+
+    if isinstance(obj, keras.layers.Layer):
+        prefix = obj.name + "/"
+        return {
+            v.path[len(prefix) :] if v.path.startswith(prefix) else v.path: v for v in obj.weights
+        }
+    return {v.name.split(":")[0]: v for v in obj.variables}
+
+
+def side_info(obj, mapped: Dict[str, str]) -> Dict:
+    """What the hints need: batch-norm settings by TF1 moving-mean name, dropout."""
+    import keras
+
+    info = {"kind": "module", "batch_norm": {}, "dropout": False}
+    if not isinstance(obj, keras.layers.Layer):
+        return info
+    info["kind"] = "keras"
+    stack = [obj]
+    while stack:
+        layer = stack.pop()
+        stack.extend(getattr(layer, "layers", []))
+        if isinstance(layer, keras.layers.BatchNormalization):
+            for var in (layer.moving_mean, layer.moving_variance):
+                tf2 = next((n for n, v in named_variables(obj).items() if v is var), "")
+                info["batch_norm"][mapped.get(tf2, tf2)] = {
+                    "momentum": float(layer.momentum),
+                    "epsilon": float(layer.epsilon),
+                }
+        info["dropout"] |= isinstance(layer, keras.layers.Dropout)
+    return info
+
+
+def keras_optimizer(cfg):
+    """The Keras 3 optimizer a porter would write: its own defaults, the flags' lr."""
+    import keras
+
+    o, lr = cfg.optimizer, cfg.learning_rate
+    if cfg.lr_schedule != "constant":
+        line = f"port check: --tf2_optimizer=keras trains at the constant lr {lr}; "
+        print(line + f"--lr_schedule={cfg.lr_schedule} applies to the TF1 side only", flush=True)
+    if o == "momentum":
+        return keras.optimizers.SGD(lr, momentum=cfg.momentum)
+    kinds = {"sgd": keras.optimizers.SGD, "adam": keras.optimizers.Adam,
+             "rmsprop": keras.optimizers.RMSprop, "adagrad": keras.optimizers.Adagrad}  # fmt: skip
+    return kinds[o](lr)
+
+
+def run(case: Dict, out: str) -> None:
+    case = spec.complete(case)
+    cfg = spec.config(case, out + "_tf2")
+    ref = np.load(out + "_tf1.npz")
+    tf.random.set_seed(case["seed"])
+    scale = float(ref["scale"])
+    inputs = [
+        tf.cast(x, tf.float32) * (1.0 / scale) if scale else tf.constant(x) for x in ref["images"]
+    ]
+    obj = build_object(case["tf2"] or case["model"], inputs[0].shape[1:], int(ref["num_classes"]))
+    obj(inputs[0][:1], training=False)  # builds a Keras model's variables
+    named = named_variables(obj)
+    rename = name_map.Mapper(case["name_map"])
+    mapped = {n: rename(n) for n in named}
+    tf1_shapes = {k[5:]: list(ref[k].shape) for k in ref.files if k.startswith("init:")}
+    inv = name_map.inventory(tf1_shapes, {n: (mapped[n], list(v.shape)) for n, v in named.items()})
+    info = {"inventory": inv, "names": mapped, **side_info(obj, mapped)}
+    if inv["failed"]:
+        _write(out, info, {})
+        return
+    by_tf1 = {mapped[n]: v for n, v in named.items()}
+    for name, var in by_tf1.items():
+        var.assign(ref["init:" + name])
+    loss_fn = _loss_fn(case, obj)
+    trainable = {n: v for n, v in by_tf1.items() if v.trainable}
+    arrays = _forward(obj, loss_fn, trainable, inputs[0], ref["labels"][0])
+    for name, var in by_tf1.items():  # undo a batch norm's updates in the forward pass
+        var.assign(ref["init:" + name])
+    step, info["optimizer"] = _step_fn(cfg, case, loss_fn, trainable)
+    losses = []
+    for k, (x, y) in enumerate(zip(inputs, ref["labels"]), 1):
+        losses.append(float(step(x, tf.constant(y))))
+        if case["record"] == "all":
+            arrays.update({f"step{k}:{n}": np.asarray(v.numpy()) for n, v in by_tf1.items()})
+    arrays.update({"final:" + n: np.asarray(v.numpy()) for n, v in by_tf1.items()})
+    _write(out, info, {"losses": np.array(losses), **arrays})
+
+
+def _loss_fn(case, obj):
+    """(images, labels) -> (logits, data loss, the model's own loss terms)."""
+    user = models.resolve(case["tf2_loss"], "tf2_loss") if case["tf2_loss"] else None
+
+    def loss(x, y):
+        logits = obj(x, training=True)
+        data = towers.data_loss(y, logits, user)
+        terms = list(getattr(obj, "losses", None) or [])
+        if hasattr(obj, "extra_losses"):
+            terms += list(obj.extra_losses())
+        own = tf.add_n([tf.cast(t, tf.float32) for t in terms]) if terms else tf.constant(0.0)
+        return logits, data, own
+
+    return loss
+
+
+def _forward(obj, loss_fn, trainable, x, y) -> Dict:
+    with tf.GradientTape() as tape:
+        logits, data, own = loss_fn(x, tf.constant(y))
+        total = data + own
+    grads = tape.gradient(total, list(trainable.values()))
+    found = {f"grad:{n}": g.numpy() for n, g in zip(trainable, grads) if g is not None}
+    return {
+        "fwd:logits": logits.numpy(),
+        "fwd:data_loss": data.numpy(),
+        "fwd:own_losses": own.numpy(),
+        **found,
+    }
+
+
+def _step_fn(cfg, case, loss_fn, trainable):
+    """One training step over ``case['towers']`` slices, and what optimizer it uses."""
+    names, variables = list(trainable), list(trainable.values())
+    n = case["towers"]
+    if case["tf2_optimizer"] == "keras":
+        opt = keras_optimizer(cfg.optimizer)
+        about = {
+            "kind": "keras",
+            **{k: v for k, v in opt.get_config().items() if isinstance(v, (int, float, str))},
+        }
+        apply = lambda grads: opt.apply_gradients(zip(grads, variables))  # noqa: E731
+    else:
+        raw = {k: v if isinstance(v, tf.Variable) else v.value for k, v in trainable.items()}
+        opt = optim.make(cfg.optimizer, raw)
+        about = {"kind": "v1", "optimizer": cfg.optimizer.optimizer}
+        apply = lambda grads: opt.apply(tf.distribute.get_strategy(), list(zip(grads, names)), raw)  # noqa: E731
+
+    @tf.function
+    def step(x, y):
+        b = x.shape[0] // n
+        losses, per_tower = [], []
+        for i in range(n):
+            with tf.GradientTape() as tape:
+                _, data, own = loss_fn(x[i * b : (i + 1) * b], y[i * b : (i + 1) * b])
+                loss = data + own
+            losses.append(loss)
+            per_tower.append(tape.gradient(loss, variables))
+        grads = [
+            g[0] if n == 1 else tf.multiply(tf.add_n(list(g)), 1.0 / n) for g in zip(*per_tower)
+        ]
+        apply(grads)
+        return tf.reduce_mean(tf.stack(losses))
+
+    return step, about
+
+
+def _write(out: str, info: Dict, arrays: Dict) -> None:
+    with open(out + "_tf2.json", "w") as f:
+        json.dump(info, f, indent=1)
+    np.savez(out + "_tf2.npz", **arrays)
