@@ -120,12 +120,13 @@ def test_sync_replicas_apply_one_update_of_two_gradients_per_step(tmp_path):
     # Both workers' losses of a step are the loss of one batch of 2 x 32;
     # one process with batch 64 sees as many global batches.
     w0, w1 = _losses(out.stdout, "worker0"), _losses(out.stdout, "worker1")
-    shared = sorted(set(w0) & set(w1))[-10:]
+    # Tails of 20 steps: a batch-of-32 loss swings by 0.5 from step to step.
+    shared = sorted(set(w0) & set(w1))[-20:]
     sync_tail = statistics.mean((w0[s] + w1[s]) / 2 for s in shared)
     single = run_cli([*TRAIN_FLAGS, *flags, "--batch_size=64", f"--train_dir={tmp_path / 'one'}"])
     assert single.returncode == 0, single.stderr
     single_losses = [float(x) for x in re.findall(r"loss ([\d.]+)", single.stdout)]
-    single_tail = statistics.mean(single_losses[-10:])
+    single_tail = statistics.mean(single_losses[-20:])
     assert single_losses[0] > 3 * single_tail  # the baseline did learn
     assert sync_tail < 1.3 * single_tail + 0.05, (sync_tail, single_tail)
     # The loss is the measure; accuracy after 60 steps only has to show learning

@@ -112,8 +112,8 @@ def test_bad_input_is_one_error_line_each_and_the_rest_is_still_scanned(tmp_path
 @pytest.mark.parametrize(
     "argv, says",
     [
-        ([], "no subcommand given; valid: scan"),
-        (["bogus"], "unknown subcommand 'bogus'; valid: scan"),
+        ([], "no subcommand given; valid: check, convert, scan"),
+        (["bogus"], "unknown subcommand 'bogus'; valid: check, convert, scan"),
         (["scan"], "scan needs at least one PATH"),
         (["scan", "a.py", "--json"], "--json needs a FILE"),
         (["scan", "--fast", "a.py"], "unknown option --fast; valid: --json FILE"),

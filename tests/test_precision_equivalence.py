@@ -46,4 +46,4 @@ def test_tf1_and_tf2_agree_per_step_in_bf16(losses, model):
     tf1, tf2 = losses[model]
     assert len(tf1) == len(tf2) == 20
     np.testing.assert_allclose(tf2, tf1, rtol=RTOL)
-    assert tf1[-1] < tf1[0]  # it trained
+    assert np.mean(tf1[-5:]) < np.mean(tf1[:5])  # it trained (one batch's loss is noisy)
