@@ -6,16 +6,19 @@ tests read what it left.
 """
 
 import json
+import os
 import re
 import signal
 import statistics
 import subprocess
 import sys
+import time
 
 import pytest
 
 from tests.cluster_job import TRAIN_FLAGS, Job
 from tests.conftest import ROOT, run_cli
+from tf1_train.errors import EXIT_CLUSTER
 
 ASYNC_STEPS = 150
 
@@ -202,7 +205,7 @@ def test_losing_the_only_ps_fails_every_worker_with_one_line(tmp_path):
         # The hard timeout is the "no hang" check.
         codes = [job.wait(w, timeout=60) for w in ("worker0", "worker1")]
         errors = [job.text(w, "err").strip().splitlines()[-1] for w in ("worker0", "worker1")]
-    assert codes == [4, 4]
+    assert codes == [EXIT_CLUSTER, EXIT_CLUSTER]
     for i, line in enumerate(errors):
         assert line.startswith(f"error: worker{i}: training stopped: ")
         assert "lost ps0 (UnavailableError: " in line or "--operation_timeout_secs" in line
@@ -216,8 +219,8 @@ def test_workers_wait_for_missing_tasks_with_a_deadline(tmp_path):
     with Job(tmp_path / "a", flags) as no_ps, Job(tmp_path / "b", flags) as no_chief:
         no_ps.start("worker0")
         no_chief.start("ps0", "worker1")
-        assert no_ps.wait("worker0", timeout=120) == 4
-        assert no_chief.wait("worker1", timeout=120) == 4
+        assert no_ps.wait("worker0", timeout=120) == EXIT_CLUSTER
+        assert no_chief.wait("worker1", timeout=120) == EXIT_CLUSTER
     assert no_ps.text("worker0", "err").strip().splitlines()[-1] == (
         f"error: --ps_hosts: ps0 at {no_ps.ps} not reachable after 3 s; start it, check "
         "the address, or raise --startup_timeout_secs"
@@ -258,10 +261,55 @@ def test_interrupted_launcher_stops_the_workers_first_so_the_chief_saves(tmp_pat
         out, err = launcher.communicate(timeout=120)
     finally:
         launcher.kill()
-    assert launcher.returncode == 130, err
-    assert "[launch] worker0 exited with status 0" in err
-    assert "[launch] worker1 exited with status 0" in err
+    # 128 + SIGTERM from every worker (saved, resume me) and the launcher.
+    assert launcher.returncode == 143, err
+    assert "[launch] SIGTERM received; stopping all tasks" in err
+    assert "[launch] worker0 exited with status 143" in err
+    assert "[launch] worker1 exited with status 143" in err
     summary = _summary(train_dir)
     assert summary["stopped_by"] == "signal"
     assert summary["checkpoint"] == f"{train_dir}/model.ckpt-{summary['global_step']}"
     assert "[worker0] SIGTERM received: stopping after step" in out
+
+
+def _alive(pid: int) -> bool:
+    """A process that exists and is not a zombie waiting to be reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.timeout(120)
+def test_a_sigkilled_launcher_leaves_no_task_alive(tmp_path):
+    args = ["--num_ps=1", "--num_workers=2", "--timeout_secs=100", "--", *TRAIN_FLAGS]
+    launcher = subprocess.Popen(
+        [sys.executable, "-m", "tf1_train.launch", *args, "--train_steps=1000000"]
+        + [f"--train_dir={tmp_path / 'train'}"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    pids = {}
+    try:
+        for line in launcher.stderr:
+            found = re.match(r"\[launch\] (\w+) started, pid (\d+)", line)
+            if found:
+                pids[found[1]] = int(found[2])
+            if len(pids) == 3:
+                break
+        assert sorted(pids) == ["ps0", "worker0", "worker1"]
+        assert all(_alive(pid) for pid in pids.values())
+        launcher.send_signal(signal.SIGKILL)
+        launcher.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(p) for p in pids.values()):
+            time.sleep(0.1)
+        left = {name: pid for name, pid in pids.items() if _alive(pid)}
+    finally:
+        for pid in pids.values():  # the test's own tasks only, by pid
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert not left, f"tasks alive 10 s after the launcher was killed: {left}"

@@ -8,10 +8,11 @@ and other schedulers set::
     {"cluster": {"chief": ["h0:2222"], "worker": ["h1:2222"], "ps": ["h2:2222"]},
      "task": {"type": "worker", "index": 0}}
 
-A ``chief`` task is worker 0 here and TF_CONFIG's workers follow it as
-workers 1..n: tf_cnn_benchmarks and replica_device_setter know only ps and
-worker jobs, and every task reading the same TF_CONFIG builds the same
-ClusterSpec, so the renumbering is consistent across the job.
+A ``chief`` task (or ``master``, TFJob's name for it) is worker 0 here and
+TF_CONFIG's workers follow it as workers 1..n: tf_cnn_benchmarks and
+replica_device_setter know only ps and worker jobs, and every task reading
+the same TF_CONFIG builds the same ClusterSpec, so the renumbering is
+consistent across the job.
 
 This module imports no TensorFlow: ``main.py`` resolves the cluster before
 TensorFlow is loaded, and the launcher uses the port helpers.
@@ -32,7 +33,8 @@ TF_CONFIG_EXAMPLE = (
     '{"cluster": {"ps": ["host:port"], "worker": ["host:port", ...]}, '
     '"task": {"type": "worker", "index": 0}}'
 )
-TASK_TYPES = ("chief", "worker", "ps")
+TASK_TYPES = ("chief", "master", "worker", "ps")
+CHIEF_TYPES = ("chief", "master")  # TFJob's Master replica is the chief
 
 
 def resolve(flag_cfg: ClusterConfig, tf_config: Optional[str]) -> ClusterConfig:
@@ -83,9 +85,11 @@ def parse_tf_config(text: str) -> Tuple[Tuple[str, ...], Tuple[str, ...], str, i
     unknown = sorted(set(cluster) - set(TASK_TYPES))
     if unknown:
         raise _tf_config_error(f"cluster has unsupported job(s) {unknown}")
-    chief = _host_list(cluster, "chief")
+    chief = _host_list(cluster, "chief") + _host_list(cluster, "master")
     if len(chief) > 1:
-        raise _tf_config_error(f"cluster.chief lists {len(chief)} tasks; at most one")
+        raise _tf_config_error(
+            f"cluster.chief and cluster.master list {len(chief)} tasks; at most one in all"
+        )
     kind, index = task["type"], task["index"]
     if kind not in TASK_TYPES:
         raise _tf_config_error(f"task.type {kind!r} is not one of {', '.join(TASK_TYPES)}")

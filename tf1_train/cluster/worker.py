@@ -20,7 +20,7 @@ from typing import List, NamedTuple, Optional
 
 import tensorflow as tf
 
-from tf1_train import checkpoints, devices, graph, loop, signals, train
+from tf1_train import checkpoints, devices, graph, lock, loop, paths, signals, train
 from tf1_train.cluster import server, spec, sync
 from tf1_train.config import ClusterConfig, Config
 from tf1_train.errors import ClusterError
@@ -53,6 +53,14 @@ def run(cfg: Config, gpus_found: Optional[int] = None) -> train.RunResult:
       ClusterError: a ps or the chief was lost or did not answer in time.
       TrainingDiverged: the loss became NaN or Inf.
     """
+    if not cfg.cluster.is_chief:
+        return _run(cfg, gpus_found)
+    paths.prepare_train_dir(cfg.run.train_dir)
+    with lock.hold(cfg.run.train_dir):  # the chief is train_dir's one writer
+        return _run(cfg, gpus_found)
+
+
+def _run(cfg: Config, gpus_found: Optional[int]) -> train.RunResult:
     wall_start = time.perf_counter()
     cl = cfg.cluster
     task = setup(cfg, gpus_found)
@@ -68,7 +76,9 @@ def run(cfg: Config, gpus_found: Optional[int] = None) -> train.RunResult:
         + (f", {updates} synchronous updates applied" if updates is not None else ""),
         flush=True,
     )
-    return train.finish(cfg, summary, outcome, wrote_summary=cl.is_chief)
+    return train.finish(
+        cfg, summary, outcome, wrote_summary=cl.is_chief, stop_signal=stop.signal_name
+    )
 
 
 def setup(cfg: Config, gpus_found: Optional[int]) -> Task:
