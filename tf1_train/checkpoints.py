@@ -43,6 +43,10 @@ _ANY_FILE = re.compile(re.escape(PREFIX) + r"-(\d+)\.(index|data-\d+-of-\d+)(\.t
 _STATE_TMP = re.compile(r"checkpoint\.tmp[0-9a-f]{32}$")
 
 
+# What a save raises when a cluster task holding variables is gone or frozen.
+_PEER_LOST = (tf.errors.UnavailableError, tf.errors.DeadlineExceededError, tf.errors.AbortedError)
+
+
 class Restored(NamedTuple):
     """Where a run starts: the checkpoint restored (None: fresh) and its step."""
 
@@ -79,6 +83,8 @@ def save(sess: v1.Session, saver: v1.train.Saver, train_dir: str, step: int) -> 
         path = saver.save(
             sess, os.path.join(train_dir, PREFIX), global_step=step, write_meta_graph=False
         )
+    except _PEER_LOST:
+        raise  # reading the variables from a lost cluster task: not a file problem
     except (tf.errors.OpError, OSError) as e:
         raise RunFailed(_save_failed(train_dir, step, e)) from None
     remove_leftovers(train_dir, saver.last_checkpoints, step)

@@ -274,8 +274,13 @@ def dispatch(cfg: cfglib.Config) -> None:
     if cfg.cluster.job_name == "worker":
         from tf1_train.cluster import worker
 
-        _exit_if_stopped(worker.run(cfg))
-        return
+        result = worker.run(cfg)
+        # A cluster task ends hard: the teardown of a session whose peer went
+        # away (a ps that missed the "done" token) would wait for it forever.
+        status = signal_status(result.stop_signal) if result.stop_signal else 0
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
     from tf1_train import train
 
     _exit_if_stopped(train.run(cfg))

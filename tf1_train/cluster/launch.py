@@ -9,7 +9,9 @@ with the task (``[ps0] ...``, ``[worker1] ...``). The launcher exits with the
 first non-zero status of any task (stopping the others), 0 when all finished
 cleanly, 124 when ``--timeout_secs`` ran out, and 128 + N when signal N
 (SIGTERM, SIGINT) stopped it, as its tasks do. Each task runs in its own
-process group, signalled as a group, and dies with the launcher.
+process group, signalled as a group, and dies with the launcher. The job
+runs in a private network namespace where the platform allows it
+(``--network``, ``netns``).
 
 Flags of the training run are absl flags owned by ``main.py``; this module
 parses only its own options, with argparse.
@@ -28,7 +30,7 @@ import threading
 import time
 from typing import Dict, List, NamedTuple, Optional, Sequence, TextIO
 
-from tf1_train.cluster import spec
+from tf1_train.cluster import netns, spec
 
 TIMEOUT_STATUS = 124
 STOP_GRACE_SECS = 10  # SIGTERM first (tasks save on it), SIGKILL after this
@@ -54,6 +56,13 @@ def parse_args(argv: Sequence[str]):
     parser.add_argument("--num_workers", type=int, default=2, help="worker tasks (0 is chief)")
     parser.add_argument(
         "--timeout_secs", type=float, default=1800, help="stop everything after this long"
+    )
+    parser.add_argument(
+        "--network",
+        choices=("private", "host"),
+        default="private",
+        help="private: run the job in its own network namespace, unreachable from "
+        "outside (needs root or user namespaces; else a warning); host: this machine's",
     )
     parser.add_argument(
         "--use_tf_config",
@@ -267,6 +276,26 @@ def _report_exits(running: Dict[str, subprocess.Popen]) -> None:
         say(f"{name} exited with status {exit_status(p.returncode)}")
 
 
+def isolate(network: str) -> None:
+    """Enters a private network namespace (``netns``) or says why not: the
+    tasks' gRPC ports listen on all interfaces, unauthenticated."""
+    exposed = (
+        "the tasks' ports listen on all interfaces of this machine without "
+        "authentication: whoever can reach it can run ops in them"
+    )
+    if network == "host":
+        say(f"warning: --network=host: {exposed}")
+        return
+    why = netns.enter_private_network()
+    if why:
+        say(f"warning: no private network namespace ({why}); {exposed}")
+    else:
+        say(
+            "network: the job runs in a private network namespace with only loopback; "
+            "its ports cannot be reached from outside it"
+        )
+
+
 def say(message: str) -> None:
     print(f"[launch] {message}", file=sys.stderr, flush=True)
 
@@ -285,6 +314,7 @@ class StopRequest:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args, train_flags = parse_args(sys.argv[1:] if argv is None else argv)
+    isolate(args.network)
     tasks = plan_tasks(args.num_ps, args.num_workers, train_flags, args.use_tf_config)
     for task in tasks:
         tf_config = f"TF_CONFIG='{task.env['TF_CONFIG']}' " if "TF_CONFIG" in task.env else ""

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import socket
+import threading
 import time
 from typing import List, Optional, Sequence, Tuple
 
@@ -172,12 +173,42 @@ def free_ports(count: int, host: str = "127.0.0.1") -> List[int]:
 
 
 def reachable(address: str, timeout: float = 1.0) -> bool:
+    """True if a TCP connection to ``address`` opens within ``timeout``
+    (name resolution included: a lookup that hangs counts as unreachable)."""
     try:
         host, port = parse_address(address)
-        with socket.create_connection((host, port), timeout=timeout):
+        family, kind, proto, _, sockaddr = lookup_address(host, port, timeout)
+        with socket.socket(family, kind, proto) as s:
+            s.settimeout(timeout)
+            s.connect(sockaddr)
             return True
     except (OSError, ValueError):
         return False
+
+
+def lookup_address(host: str, port: int, timeout: float):
+    """The first getaddrinfo entry for a TCP connection, within ``timeout``.
+
+    getaddrinfo has no timeout of its own (a DNS server that does not answer
+    blocks it for the resolver's retries), so it runs in a daemon thread that
+    is abandoned when it is late. Raises OSError when it fails or is late.
+    """
+    found: List = []
+
+    def lookup() -> None:
+        try:
+            found.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except OSError as e:
+            found.append(e)
+
+    thread = threading.Thread(target=lookup, daemon=True, name=f"resolve {host}")
+    thread.start()
+    thread.join(timeout)
+    if not found:
+        raise OSError(f"looking up {host} took more than {timeout:g} s")
+    if isinstance(found[0], OSError):
+        raise found[0]
+    return found[0][0]
 
 
 def wait_for_tasks(

@@ -21,7 +21,7 @@ from typing import List, NamedTuple, Optional
 import tensorflow as tf
 
 from tf1_train import checkpoints, devices, graph, lock, loop, paths, signals, train
-from tf1_train.cluster import server, spec, sync
+from tf1_train.cluster import server, spec, sync, watchdog
 from tf1_train.config import ClusterConfig, Config
 from tf1_train.errors import ClusterError
 
@@ -134,7 +134,7 @@ def _train(task: Task, stop: signals.StopRequest):
     sess = updater = None
     notify = True
     try:
-        sess = _open_session(task)
+        sess = _open_session(task, stop)
         restored = _restore(task, sess)
         updater = _start_updater(sess, task)
         sess.run(g.input_init, {g.start_step: restored.step})
@@ -154,21 +154,25 @@ def _train(task: Task, stop: signals.StopRequest):
 
 
 def _shutdown(task: Task, sess: v1.Session, updater, notify: bool) -> None:
-    """Stops the chief's updater, tells every ps, closes the session."""
+    """Stops the chief's updater, tells every ps, closes the session.
+
+    Each call has a deadline (``watchdog``). After a failed notify the
+    session is not closed: closing waits for the task that did not answer
+    (a ps that missed the token gives up on its own after its bounded wait).
+    """
     if updater:
         updater.stop()
+    cl = task.cfg.cluster
+    told = True
     if notify:
-        try:
-            server.notify_parameter_servers(sess, task.shutdown)
-        except tf.errors.OpError as e:
-            # Training is done and saved; a ps that missed the token gives up
-            # on its own after its bounded wait (server.py).
-            print(
-                f"warning: {task.name}: could not tell the parameter servers it finished "
-                f"({type(e).__name__}); they stop on their own after their timeout",
-                flush=True,
-            )
-    sess.close()
+        secs = len(task.shutdown) * server.NOTIFY_TIMEOUT_MS / 1000 + 10
+        with watchdog.guard(task.name, "telling the parameter servers it is done", secs):
+            told = server.notify_parameter_servers(sess, task.shutdown)
+    if not told:
+        _ABANDONED.append(sess)
+        return
+    with watchdog.guard(task.name, "closing its session", cl.operation_timeout_secs + 10):
+        sess.close()
     if updater:
         updater.join(timeout=10)
 
@@ -185,11 +189,21 @@ def _loop(task: Task, sess: v1.Session, stop, restored) -> loop.Outcome:
         writer.close()
 
 
-def _open_session(task: Task) -> v1.Session:
-    """The chief's session at once; the others' once the chief is done."""
-    if task.cfg.cluster.is_chief:
-        return v1.Session(task.server.target, graph=task.g.graph, config=task.config)
-    return _wait_for_chief(task)
+def _open_session(task: Task, stop: signals.StopRequest) -> v1.Session:
+    """The chief's session at once; the others' once the chief is done.
+
+    Creating a session waits for every parameter server to answer device
+    discovery, without a timeout of its own: a deadline guards it.
+    """
+    cl = task.cfg.cluster
+    ps = ", ".join(cl.ps_hosts)
+    what = f"creating its session (device discovery on the parameter servers {ps})"
+    hint = "; is a parameter server frozen, or is its port held by another program?"
+    secs = cl.startup_timeout_secs + (0 if cl.is_chief else cl.operation_timeout_secs)
+    with watchdog.guard(task.name, what, secs, hint, stop.signal_name):
+        if cl.is_chief:
+            return v1.Session(task.server.target, graph=task.g.graph, config=task.config)
+        return _wait_for_chief(task)
 
 
 def _restore(task: Task, sess: v1.Session) -> checkpoints.Restored:
