@@ -20,6 +20,7 @@ import pytest
 
 from tests.cluster_job import TRAIN_FLAGS, Job
 from tests.conftest import ROOT, run_cli
+from tf1_train import checkpoints
 from tf1_train.errors import EXIT_CLUSTER
 
 ASYNC_STEPS = 150
@@ -207,7 +208,9 @@ def test_killed_chief_restarts_from_its_checkpoint(tmp_path):
 
 @pytest.mark.timeout(240)
 def test_losing_the_only_ps_fails_every_worker_with_one_line(tmp_path):
-    flags = ["--train_steps=1000000", "--display_every=10", "--operation_timeout_secs=10"]
+    # Not restarted: each worker waits --startup_timeout_secs for it to come
+    # back (recovery), then ends with one line and the retryable status.
+    flags = ["--train_steps=1000000", "--display_every=10", "--startup_timeout_secs=5"]
     with Job(tmp_path, [*flags, f"--train_dir={tmp_path / 'train'}"]) as job:
         job.start("ps0", "worker0", "worker1")
         for worker in ("worker0", "worker1"):
@@ -218,8 +221,36 @@ def test_losing_the_only_ps_fails_every_worker_with_one_line(tmp_path):
         errors = [job.text(w, "err").strip().splitlines()[-1] for w in ("worker0", "worker1")]
     assert codes == [EXIT_CLUSTER, EXIT_CLUSTER]
     for i, line in enumerate(errors):
-        assert line.startswith(f"error: worker{i}: training stopped: ")
-        assert "lost ps0 (UnavailableError: " in line or "--operation_timeout_secs" in line
+        assert line.startswith(f"error: worker{i}: ")
+        assert "a parameter server was lost during training (" in line, line
+        assert f"ps0 at {job.ps} not reachable after 5 s" in line, line
+
+
+@pytest.mark.timeout(400)
+@pytest.mark.parametrize("mode", ["async", "sync"])
+def test_a_killed_and_restarted_ps_is_recovered_by_the_running_workers(tmp_path, mode):
+    steps, every = 400, 50
+    flags = [f"--train_steps={steps}", "--display_every=10", f"--save_checkpoint_steps={every}"]
+    flags += ["--startup_timeout_secs=60", f"--train_dir={tmp_path / 'train'}"]
+    flags += ["--sync_replicas"] if mode == "sync" else []
+    with Job(tmp_path, flags) as job:
+        job.start("ps0", "worker0", "worker1")
+        job.wait_for_line("worker0", r"step (1[5-9]\d|[2-3]\d\d)/", timeout=200)
+        saved = checkpoints.find(str(tmp_path / "train"))[0]
+        job.kill("ps0")
+        job.start("ps0")  # on the same port, as a scheduler restarts it
+        codes = {w: job.wait_while_stepping(w, stall_secs=90) for w in ("worker0", "worker1")}
+        assert job.wait("ps0", timeout=60) == 0, job.text("ps0", "err")
+        chief, chief_err = job.text("worker0"), job.text("worker0", "err")
+    assert codes == {"worker0": 0, "worker1": 0}, chief_err
+    assert job.runs == {"ps0": 2, "worker0": 1, "worker1": 1}  # no worker restarted
+    # The chief restored a checkpoint no older than the last one it had
+    # reported before the kill into the restarted ps.
+    resumed = [int(s) for s in re.findall(r"resuming from \S+model\.ckpt-(\d+) ", chief)]
+    assert resumed and resumed[-1] >= int(saved.rsplit("-", 1)[1]), chief
+    assert "lost the cluster (" in chief_err and "recovery 1)" in chief_err
+    summary = _summary(tmp_path / "train")
+    assert summary["global_step"] >= steps and summary["stopped_by"] == "train_steps"
 
 
 @pytest.mark.timeout(240)

@@ -14,6 +14,7 @@ servers exit by themselves (``server.run_parameter_server``).
 
 from __future__ import annotations
 
+import array
 import re
 import time
 from typing import List, NamedTuple, Optional
@@ -21,7 +22,7 @@ from typing import List, NamedTuple, Optional
 import tensorflow as tf
 
 from tf1_train import checkpoints, devices, graph, lock, loop, paths, signals, train
-from tf1_train.cluster import server, spec, sync, watchdog
+from tf1_train.cluster import recovery, server, spec, sync, watchdog
 from tf1_train.config import ClusterConfig, Config
 from tf1_train.errors import ClusterError
 
@@ -127,9 +128,34 @@ def cluster_summary(cl: ClusterConfig, local_steps: int, updates: Optional[int])
 def _train(task: Task, stop: signals.StopRequest):
     """Session, restore or wait, input, steps, shutdown: (Outcome, Restored, updates).
 
-    The parameter servers are told this worker is done unless a signal
-    stopped it (it will be restarted) or the cluster itself broke.
+    A lost parameter server is recovered from (``recovery``): a new session,
+    the chief restoring the newest checkpoint. The parameter servers are told
+    this worker is done unless a signal stopped it (it will be restarted) or
+    the cluster itself broke.
     """
+    recover = recovery.Recovery(task.cfg.cluster, task.name)
+    first: Optional[checkpoints.Restored] = None
+    losses = array.array("d")  # of the sessions lost before the last one
+    updates = 0
+    while True:
+        runs: List[loop.TrainLoop] = []
+        try:
+            outcome, restored, updater = _attempt(task, stop, runs)
+        except recovery.RECOVERABLE as e:
+            ran = runs[-1].losses if runs else ()
+            losses.extend(ran)
+            recover.after(e, len(ran), stop.signal_name)
+            continue
+        first = first or restored
+        updates += updater.updates if updater else 0
+        outcome = outcome._replace(losses=losses + outcome.losses)
+        return outcome, first, updates if updater else None
+
+
+def _attempt(task: Task, stop: signals.StopRequest, runs: list):
+    """One session's life: (Outcome, Restored, updater). A recoverable loss
+    of the cluster propagates, its session abandoned; any other cluster
+    error becomes a ClusterError."""
     g = task.g
     sess = updater = None
     notify = True
@@ -138,7 +164,7 @@ def _train(task: Task, stop: signals.StopRequest):
         restored = _restore(task, sess)
         updater = _start_updater(sess, task)
         sess.run(g.input_init, {g.start_step: restored.step})
-        outcome = _loop(task, sess, stop, restored)
+        outcome = _loop(task, sess, stop, restored, runs)
         notify = outcome.stopped_by != "signal"
     except tf.errors.OpError as e:
         # After a failed cluster step, closing the session (also from its
@@ -146,11 +172,15 @@ def _train(task: Task, stop: signals.StopRequest):
         # let main.py end the process with os._exit.
         _ABANDONED.append(sess)
         sess = None
+        if updater:
+            updater.stop()
+        if isinstance(e, recovery.RECOVERABLE):
+            raise
         raise _lost(task, e) from None
     finally:
         if sess is not None:
             _shutdown(task, sess, updater, notify)
-    return outcome, restored, updater.updates if updater else None
+    return outcome, restored, updater
 
 
 def _shutdown(task: Task, sess: v1.Session, updater, notify: bool) -> None:
@@ -177,14 +207,16 @@ def _shutdown(task: Task, sess: v1.Session, updater, notify: bool) -> None:
         updater.join(timeout=10)
 
 
-def _loop(task: Task, sess: v1.Session, stop, restored) -> loop.Outcome:
-    """The single-process TrainLoop in the worker's role."""
+def _loop(task: Task, sess: v1.Session, stop, restored, runs: list) -> loop.Outcome:
+    """The single-process TrainLoop in the worker's role (appended to
+    ``runs``, so the steps of a session lost midway are still counted)."""
     cfg, g = task.cfg, task.g
     chief = cfg.cluster.is_chief
     writer = train.open_writer(cfg, g, restored, cfg.run.summary_verbosity if chief else 0)
     role = loop.Role(chief, g.step_after, lambda: _release_peers(sess, g))
     try:
-        return loop.TrainLoop(sess, g, cfg, task.plan, writer, stop, restored, role).run()
+        runs.append(loop.TrainLoop(sess, g, cfg, task.plan, writer, stop, restored, role))
+        return runs[-1].run()
     finally:
         writer.close()
 
