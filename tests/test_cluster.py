@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import socket
+import subprocess
 import time
 
 import pytest
@@ -381,3 +382,30 @@ def test_a_signal_to_the_launcher_stops_each_task_group_with_128_plus_the_signal
 def _zombie(pid: int) -> bool:
     with open(f"/proc/{pid}/stat") as f:
         return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+@pytest.mark.timeout(60)
+def test_a_signal_during_start_is_acted_on_once_every_task_started(monkeypatch, capfd):
+    # Ctrl-C while the tasks start: held until all are started and recorded,
+    # then handled; no task is left unsupervised.
+    request = launch.StopRequest()
+    previous = signal.signal(signal.SIGINT, request)
+    real_popen = subprocess.Popen
+
+    def popen(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)  # arrives while start() holds it
+        return real_popen(*args, **kwargs)
+
+    monkeypatch.setattr(launch.subprocess, "Popen", popen)
+    try:
+        tasks = _fake_tasks("exec sleep 30", "exec sleep 30")
+        procs, threads = launch.start(tasks)
+        assert request.signum == signal.SIGINT
+        assert len(procs) == 2 and all(p.poll() is None for p in procs)
+        assert launch.supervise(tasks, procs, timeout_secs=50, stop_request=request) == 130
+        assert [p.returncode for p in procs] == [-signal.SIGTERM] * 2
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    for t in threads:
+        t.join(timeout=5)
+    assert "[launch] SIGINT received; stopping all tasks" in capfd.readouterr().err
