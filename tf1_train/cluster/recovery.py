@@ -9,13 +9,14 @@ restores the newest checkpoint, which re-initialises the variables on the
 restarted ps; the other workers wait for the chief again. Steps since that
 checkpoint are redone. A ps that does not come back within
 --startup_timeout_secs ends the worker with one line and the retryable exit
-status. A frozen ps (``DeadlineExceededError``) is not recovered in-process.
+status. A frozen ps (a step past --operation_timeout_secs, and no answer
+to a new session either) is not recovered in-process.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Optional
+from typing import Callable, Optional
 
 import tensorflow as tf
 
@@ -24,7 +25,11 @@ from tf1_train.config import ClusterConfig
 from tf1_train.errors import ClusterError
 
 RECOVERABLE = (tf.errors.UnavailableError, tf.errors.AbortedError)
+# A step can also outlive --operation_timeout_secs when a ps dies mid-step
+# (the step's cancellation waits): recovered only where it is not a frozen ps.
+TIMED_OUT = tf.errors.DeadlineExceededError
 MAX_FRUITLESS = 3  # recoveries in a row that ran no step before failing again
+PROBE_SECS = 5  # a ps that died answers a new session at once, a frozen one never
 
 
 class Recovery:
@@ -34,6 +39,25 @@ class Recovery:
         self.cl, self.name = cl, name
         self.count = 0
         self.fruitless = 0
+
+    def timed_out_but_recoverable(self, sync: bool, probe: Callable[[], None]) -> bool:
+        """After a step timed out: True if a ps died (its port refuses
+        connections) or, in async mode, every ps answers a new session within PROBE_SECS
+        (``probe`` opens one). A frozen ps never answers: the watchdog then
+        ends the task with one line and the retryable status. In sync mode a
+        timeout is a missing replica, not recovered."""
+        if any(spec.refused(a) for a in self.cl.ps_hosts):
+            return True
+        if sync:
+            return False
+        what = (
+            "training stopped: no answer within --operation_timeout_secs="
+            f"{self.cl.operation_timeout_secs} (DeadlineExceededError); checking that the "
+            "parameter servers answer a new session"
+        )
+        with watchdog.guard(self.name, what, PROBE_SECS):
+            probe()
+        return True
 
     def after(self, error: tf.errors.OpError, steps_run: int, stopped: Optional[str]) -> None:
         """Waits until every ps answers again, or raises ClusterError.

@@ -186,6 +186,23 @@ def reachable(address: str, timeout: float = 1.0) -> bool:
         return False
 
 
+def refused(address: str, timeout: float = 1.0) -> bool:
+    """True only if ``address`` actively refuses a connection: nothing listens
+    there (a task that died). A frozen task's port still accepts, or times
+    out once its backlog is full: that is not a refusal."""
+    try:
+        host, port = parse_address(address)
+        family, kind, proto, _, sockaddr = lookup_address(host, port, timeout)
+        with socket.socket(family, kind, proto) as s:
+            s.settimeout(timeout)
+            s.connect(sockaddr)
+    except ConnectionRefusedError:
+        return True
+    except (OSError, ValueError):
+        pass
+    return False
+
+
 def lookup_address(host: str, port: int, timeout: float):
     """The first getaddrinfo entry for a TCP connection, within ``timeout``.
 

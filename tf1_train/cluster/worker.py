@@ -141,15 +141,32 @@ def _train(task: Task, stop: signals.StopRequest):
         runs: List[loop.TrainLoop] = []
         try:
             outcome, restored, updater = _attempt(task, stop, runs)
-        except recovery.RECOVERABLE as e:
+        except recovery.RECOVERABLE + (recovery.TIMED_OUT,) as e:
             ran = runs[-1].losses if runs else ()
             losses.extend(ran)
+            sync = task.cfg.cluster.sync_replicas
+            if isinstance(e, recovery.TIMED_OUT) and not recover.timed_out_but_recoverable(
+                sync, lambda: _probe_session(task)
+            ):
+                raise _lost(task, e) from None
             recover.after(e, len(ran), stop.signal_name)
             continue
         first = first or restored
         updates += updater.updates if updater else 0
         outcome = outcome._replace(losses=losses + outcome.losses)
         return outcome, first, updates if updater else None
+
+
+def _probe_session(task: Task) -> None:
+    """Asks every ps, through a new session, which variables are initialised:
+    any answer, an error included, shows it is alive (the session is created
+    on its first run; never closed: closing could wait for a ps)."""
+    sess = v1.Session(task.server.target, graph=task.g.graph, config=task.config)
+    _ABANDONED.append(sess)
+    try:
+        sess.run(task.ready)
+    except tf.errors.OpError:
+        pass
 
 
 def _attempt(task: Task, stop: signals.StopRequest, runs: list):
@@ -174,7 +191,7 @@ def _attempt(task: Task, stop: signals.StopRequest, runs: list):
         sess = None
         if updater:
             updater.stop()
-        if isinstance(e, recovery.RECOVERABLE):
+        if isinstance(e, recovery.RECOVERABLE + (recovery.TIMED_OUT,)):
             raise
         raise _lost(task, e) from None
     finally:
