@@ -176,12 +176,8 @@ def reachable(address: str, timeout: float = 1.0) -> bool:
     """True if a TCP connection to ``address`` opens within ``timeout``
     (name resolution included: a lookup that hangs counts as unreachable)."""
     try:
-        host, port = parse_address(address)
-        family, kind, proto, _, sockaddr = lookup_address(host, port, timeout)
-        with socket.socket(family, kind, proto) as s:
-            s.settimeout(timeout)
-            s.connect(sockaddr)
-            return True
+        _connect(address, timeout)
+        return True
     except (OSError, ValueError):
         return False
 
@@ -191,16 +187,20 @@ def refused(address: str, timeout: float = 1.0) -> bool:
     there (a task that died). A frozen task's port still accepts, or times
     out once its backlog is full: that is not a refusal."""
     try:
-        host, port = parse_address(address)
-        family, kind, proto, _, sockaddr = lookup_address(host, port, timeout)
-        with socket.socket(family, kind, proto) as s:
-            s.settimeout(timeout)
-            s.connect(sockaddr)
+        _connect(address, timeout)
     except ConnectionRefusedError:
         return True
     except (OSError, ValueError):
         pass
     return False
+
+
+def _connect(address: str, timeout: float) -> None:
+    host, port = parse_address(address)
+    family, kind, proto, _, sockaddr = lookup_address(host, port, timeout)
+    with socket.socket(family, kind, proto) as s:
+        s.settimeout(timeout)
+        s.connect(sockaddr)
 
 
 def lookup_address(host: str, port: int, timeout: float):
