@@ -100,7 +100,7 @@ def _mkdir(path):
 
 def _inflating_batch(d):
     """data_batch_1.bin.gz whose zeros inflate to one record more than the
-    60,000 a batch may hold (180 KB on disk, streamed: never all in memory)."""
+    60,000 a batch may hold (805 KB on disk)."""
     os.remove(d / "data_batch_1.bin")
     size, chunk = 60_001 * 3073, bytes(1 << 20)
     with gzip.open(d / "data_batch_1.bin.gz", "wb", compresslevel=1) as f:
