@@ -134,15 +134,15 @@ def _train(task: Task, stop: signals.StopRequest):
     the cluster itself broke.
     """
     recover = recovery.Recovery(task.cfg.cluster, task.name)
-    first: Optional[checkpoints.Restored] = None
+    first: Optional[checkpoints.Restored] = None  # where this process started
     losses = array.array("d")  # of the sessions lost before the last one
-    updates = 0
     while True:
-        runs: List[loop.TrainLoop] = []
+        seen = _Seen()
         try:
-            outcome, restored, updater = _attempt(task, stop, runs)
+            outcome, restored, updater = _attempt(task, stop, seen)
         except recovery.RECOVERABLE + (recovery.TIMED_OUT,) as e:
-            ran = runs[-1].losses if runs else ()
+            first = first or seen.restored
+            ran = seen.loop.losses if seen.loop else ()
             losses.extend(ran)
             sync = task.cfg.cluster.sync_replicas
             if isinstance(e, recovery.TIMED_OUT) and not recover.timed_out_but_recoverable(
@@ -151,10 +151,16 @@ def _train(task: Task, stop: signals.StopRequest):
                 raise _lost(task, e) from None
             recover.after(e, len(ran), stop.signal_name)
             continue
-        first = first or restored
-        updates += updater.updates if updater else 0
         outcome = outcome._replace(losses=losses + outcome.losses)
-        return outcome, first, updates if updater else None
+        # Sync updates: those of the last session (a recovery rewinds the step).
+        return outcome, first or restored, updater.updates if updater else None
+
+
+class _Seen:
+    """What a session got to before it was lost: its restore and its loop."""
+
+    restored: Optional[checkpoints.Restored] = None
+    loop: Optional[loop.TrainLoop] = None
 
 
 def _probe_session(task: Task) -> None:
@@ -169,7 +175,7 @@ def _probe_session(task: Task) -> None:
         pass
 
 
-def _attempt(task: Task, stop: signals.StopRequest, runs: list):
+def _attempt(task: Task, stop: signals.StopRequest, seen: _Seen):
     """One session's life: (Outcome, Restored, updater). A recoverable loss
     of the cluster propagates, its session abandoned; any other cluster
     error becomes a ClusterError."""
@@ -178,10 +184,10 @@ def _attempt(task: Task, stop: signals.StopRequest, runs: list):
     notify = True
     try:
         sess = _open_session(task, stop)
-        restored = _restore(task, sess)
+        restored = seen.restored = _restore(task, sess)
         updater = _start_updater(sess, task)
         sess.run(g.input_init, {g.start_step: restored.step})
-        outcome = _loop(task, sess, stop, restored, runs)
+        outcome = _loop(task, sess, stop, restored, seen)
         notify = outcome.stopped_by != "signal"
     except tf.errors.OpError as e:
         # After a failed cluster step, closing the session (also from its
@@ -224,16 +230,16 @@ def _shutdown(task: Task, sess: v1.Session, updater, notify: bool) -> None:
         updater.join(timeout=10)
 
 
-def _loop(task: Task, sess: v1.Session, stop, restored, runs: list) -> loop.Outcome:
-    """The single-process TrainLoop in the worker's role (appended to
-    ``runs``, so the steps of a session lost midway are still counted)."""
+def _loop(task: Task, sess: v1.Session, stop, restored, seen: _Seen) -> loop.Outcome:
+    """The single-process TrainLoop in the worker's role (kept in ``seen``,
+    so the steps of a session lost midway are still counted)."""
     cfg, g = task.cfg, task.g
     chief = cfg.cluster.is_chief
     writer = train.open_writer(cfg, g, restored, cfg.run.summary_verbosity if chief else 0)
     role = loop.Role(chief, g.step_after, lambda: _release_peers(sess, g))
     try:
-        runs.append(loop.TrainLoop(sess, g, cfg, task.plan, writer, stop, restored, role))
-        return runs[-1].run()
+        seen.loop = loop.TrainLoop(sess, g, cfg, task.plan, writer, stop, restored, role)
+        return seen.loop.run()
     finally:
         writer.close()
 
