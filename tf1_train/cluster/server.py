@@ -5,7 +5,7 @@ Parameter servers do not sit in ``server.join()``, which never returns
 has put its token there, so a finished job leaves no process behind. Nor
 do they wait forever for a chief that died: once seen, a chief that stays
 unreachable for --startup_timeout_secs (the time a restarted chief has to
-come back) ends the ps with one line and exit status 4.
+come back) ends the ps with one line and the retryable exit status (203).
 """
 
 from __future__ import annotations
