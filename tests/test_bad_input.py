@@ -244,7 +244,7 @@ CLUSTER = [
         "TF_CONFIG unknown task type",
         [],
         "TF_CONFIG: task.type 'boss'",
-        "is not one of chief, worker, ps",
+        "is not one of chief, master, worker, ps",
         env=_tf_config('{"worker": ["127.0.0.1:1"]}', '{"type": "boss", "index": 0}'),
     ),
     Bad(
