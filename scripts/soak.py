@@ -4,7 +4,7 @@
 
 Starts one training process (python -m tf1_train.main) with a step count it
 will not reach, samples its resident set size from /proc every few seconds,
-stops it with SIGTERM at the deadline (it saves and exits 0), and reports
+stops it with SIGTERM at the deadline (it saves and exits 143), and reports
 RSS over time. Growth is measured from the end of the warm-up (the first
 fifth of the run, when graphs, allocators and caches fill) to the mean of the
 last fifth; the project's bar is under 5%. Not part of CI: it takes minutes.

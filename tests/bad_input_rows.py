@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import struct
 from typing import Callable, List, NamedTuple, Optional
 
 from tests import data_files
@@ -95,6 +96,21 @@ def _odd_size_image(d):
 
 def _mkdir(path):
     path.mkdir()
+
+
+def _inflating_batch(d):
+    """data_batch_1.bin.gz whose zeros inflate to one record more than the
+    60,000 a batch may hold (805 KB on disk)."""
+    os.remove(d / "data_batch_1.bin")
+    size, chunk = 60_001 * 3073, bytes(1 << 20)
+    with gzip.open(d / "data_batch_1.bin.gz", "wb", compresslevel=1) as f:
+        for start in range(0, size, len(chunk)):
+            f.write(chunk[: size - start])
+
+
+def _idx_dims(*dims):
+    """An IDX header edit: the images' dimensions replaced by ``dims``."""
+    return lambda raw: raw[:4] + struct.pack(f">{len(dims)}I", *dims) + raw[4 + 4 * len(dims) :]
 
 
 MNIST = ["--dataset=mnist", "--data_dir={tmp}/data"]
@@ -199,6 +215,27 @@ DATA = [
         "record 0: image is 7x5, expected 6x5",
         _data("tfrecord", _odd_size_image),
         mid_run=True,
+    ),
+    Bad(
+        "cifar10 .gz inflating past the cap",
+        CIFAR,
+        "{tmp}/data/data_batch_1.bin.gz",
+        "inflates past 184,380,000 bytes, more than a CIFAR-10 batch (60,000 records)",
+        _data("cifar10", _inflating_batch),
+    ),
+    Bad(
+        "mnist header with huge images",
+        MNIST,
+        IMAGES,
+        "images of 100000 x 100000 pixels; at most 8192 per side",
+        _data("mnist", _edit("train-images-idx3-ubyte", _idx_dims(24, 100_000, 100_000))),
+    ),
+    Bad(
+        "labels.txt with a huge class id",
+        TFRECORD,
+        "{tmp}/data/labels.txt",
+        "line 2: class id 5000000; class ids are 0..99999 at most",
+        _data("tfrecord", lambda d: (d / "labels.txt").write_text("0:a\n5000000:b\n")),
     ),
     Bad(
         "tfrecord shard is a FIFO",

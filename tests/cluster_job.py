@@ -105,3 +105,24 @@ class Job:
     def kill(self, name: str) -> None:
         self.procs[name].send_signal(signal.SIGKILL)
         self.procs[name].wait()
+
+    def steps(self, name: str) -> List[int]:
+        """The global steps of the task's progress lines so far."""
+        return [int(s) for s in re.findall(r"^step (\d+)/", self.text(name), re.M)]
+
+    def wait_while_stepping(self, name: str, stall_secs: float) -> int:
+        """Waits for the task to exit as long as it keeps making progress: fails
+        if its output has not grown for ``stall_secs`` (a hang, not a slow
+        machine, which only makes the run longer). Returns the exit status."""
+        size, changed = -1, time.monotonic()
+        while self.procs[name].poll() is None:
+            now_size = os.path.getsize(self.log(name))
+            if now_size != size:
+                size, changed = now_size, time.monotonic()
+            elif time.monotonic() - changed > stall_secs:
+                raise AssertionError(
+                    f"{name} printed nothing for {stall_secs} s:\n"
+                    f"{self.text(name)[-3000:]}\n{self.text(name, 'err')[-3000:]}"
+                )
+            time.sleep(0.2)
+        return self.procs[name].returncode

@@ -17,6 +17,7 @@ copy of the trained train_dir and ``{tmp}`` its tmp_path; a row without
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import socket
@@ -26,7 +27,7 @@ import pytest
 
 from tests.bad_input_rows import DATA, Bad, _data, _write
 from tests.conftest import run_cli, small_config
-from tf1_train import train
+from tf1_train import lock, train
 from tf1_train.cluster import spec
 
 TF2_MAIN = "tf1_train.tf2.main"
@@ -40,6 +41,18 @@ def _truncate_only_checkpoint(tmp, run):
         f.unlink()
     data = run / "model.ckpt-4.data-00000-of-00001"
     data.write_bytes(data.read_bytes()[: data.stat().st_size // 2])
+
+
+_LOCKS = []  # fds of the locks rows hold for the rest of the module
+
+
+def _hold_train_dir_lock(tmp, run):
+    """This test process holds the run's lock, as a first run would."""
+    del tmp
+    fd = os.open(run / lock.LOCK_NAME, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    os.write(fd, f"pid {os.getpid()} on host {socket.gethostname()}\n".encode())
+    _LOCKS.append(fd)
 
 
 ENUMS = [
@@ -219,6 +232,13 @@ RUNTIME = [
         "create it",
     ),
     Bad("trace_file is a dir", ["--trace_file={tmp}"], "--trace_file", "give a file name"),
+    Bad(
+        "train_dir locked by another run",
+        [],
+        "--train_dir={run}: in use by another run (pid ",
+        "or choose another --train_dir",
+        _hold_train_dir_lock,
+    ),
 ]
 
 
@@ -271,7 +291,7 @@ CLUSTER = [
         "TF_CONFIG unknown task type",
         [],
         "TF_CONFIG: task.type 'boss'",
-        "is not one of chief, worker, ps",
+        "is not one of chief, master, worker, ps",
         env=_tf_config('{"worker": ["127.0.0.1:1"]}', '{"type": "boss", "index": 0}'),
     ),
     Bad(
@@ -369,6 +389,14 @@ USER_CODE = [
         [f"--model={_UM}.tiny:build"],
         f"--model={_UM}.tiny:build",
         "needs its TF2 twin: give --tf2_model=package.module:Class",
+        module=TF2_MAIN,
+    ),
+    Bad(
+        "tf2 train_dir locked by another run",
+        [],
+        "--train_dir={run}: in use by another run (pid ",
+        "or choose another --train_dir",
+        _hold_train_dir_lock,
         module=TF2_MAIN,
     ),
     Bad(

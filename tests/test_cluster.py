@@ -5,7 +5,12 @@ Fast, single-process tests; the multi-process ones are in test_distributed.py.
 
 import dataclasses
 import json
+import os
+import re
+import signal
 import socket
+import subprocess
+import time
 
 import pytest
 import tensorflow as tf
@@ -18,34 +23,39 @@ from tf1_train.errors import UserError
 v1 = tf.compat.v1
 
 PS = ("ps0.example:2222", "ps1.example:2222")
+CHIEF = {"type": "chief", "index": 0}
 WORKERS = ("w0.example:2222", "w1.example:2222", "w2.example:2222")
 
 
-def _tf_config(task_type, index, chief=True):
+def _tf_config(task_type, index, chief="chief"):
+    """TF_CONFIG with the first worker as ``chief`` (TFJob: ``master``), or
+    with no chief entry when ``chief`` is None."""
     jobs = {"ps": list(PS), "worker": list(WORKERS[1:] if chief else WORKERS)}
     if chief:
-        jobs["chief"] = [WORKERS[0]]
+        jobs[chief] = [WORKERS[0]]
     return json.dumps({"cluster": jobs, "task": {"type": task_type, "index": index}})
 
 
+@pytest.mark.parametrize("chief", ["chief", "master"])
 @pytest.mark.parametrize(
     "task_type, index, job, task_index",
     [("chief", 0, "worker", 0), ("worker", 0, "worker", 1), ("worker", 1, "worker", 2)]
     + [("ps", 1, "ps", 1)],
 )
-def test_tf_config_and_flags_give_the_same_cluster(task_type, index, job, task_index):
+def test_tf_config_and_flags_give_the_same_cluster(task_type, index, job, task_index, chief):
     flags = ClusterConfig(ps_hosts=PS, worker_hosts=WORKERS, job_name=job, task_index=task_index)
     flags.validate()
-    from_env = spec.resolve(ClusterConfig(), _tf_config(task_type, index))
+    task_type = chief if task_type == "chief" else task_type
+    from_env = spec.resolve(ClusterConfig(), _tf_config(task_type, index, chief))
     from_env.validate()
     assert from_env.source == "TF_CONFIG"
     assert (from_env.job_name, from_env.task_index) == (job, task_index)
     assert server.cluster_spec(from_env).as_dict() == server.cluster_spec(flags).as_dict()
-    assert from_env.is_chief == (task_type == "chief")
+    assert from_env.is_chief == (task_type == chief)
 
 
 def test_tf_config_without_chief_makes_worker_0_the_chief():
-    cfg = spec.resolve(ClusterConfig(), _tf_config("worker", 0, chief=False))
+    cfg = spec.resolve(ClusterConfig(), _tf_config("worker", 0, chief=None))
     assert cfg.worker_hosts == WORKERS and cfg.is_chief
 
 
@@ -72,6 +82,7 @@ def test_flags_win_over_tf_config_and_keep_sync_and_timeouts():
         ('{"cluster": {"worker": ["a:1"]}, "task": {"type": "worker", "index": "0"}}', "whole"),
         ('{"cluster": {"evaluator": ["a:1"]}, "task": {"type": "ps", "index": 0}}', "evaluator"),
         ('{"cluster": {"chief": ["a:1", "b:1"]}, "task": {"type": "chief", "index": 0}}', "one"),
+        (json.dumps({"cluster": {"chief": ["a:1"], "master": ["b:1"]}, "task": CHIEF}), "one"),
     ],
 )
 def test_malformed_tf_config_is_one_clear_line(text, fragment):
@@ -341,3 +352,60 @@ def test_launcher_timeout_stops_everything_with_status_124(capfd):
     assert launch.supervise(tasks, procs, timeout_secs=0.5) == launch.TIMEOUT_STATUS
     assert all(p.returncode is not None for p in procs)
     assert "timed out after 0.5 s (--timeout_secs)" in capfd.readouterr().err
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_to_the_launcher_stops_each_task_group_with_128_plus_the_signal(capfd, sig):
+    # Each task leads a process group; the child it started (a `sleep` in
+    # the background here) is signalled with it, not left behind.
+    tasks = _fake_tasks("sleep 30 & echo child $!; wait", "exec sleep 30")
+    procs, threads = launch.start(tasks)
+    request = launch.StopRequest()
+    child = None
+    deadline = time.monotonic() + 30
+    while child is None and time.monotonic() < deadline:
+        found = re.search(r"\[worker0\] child (\d+)", capfd.readouterr().out)
+        child = int(found[1]) if found else None
+        time.sleep(0.05)
+    assert child is not None and all(p.poll() is None for p in procs)
+    request(sig, None)
+    assert launch.supervise(tasks, procs, timeout_secs=50, stop_request=request) == 128 + sig
+    for t in threads:
+        t.join(timeout=5)
+    err = capfd.readouterr().err
+    assert f"[launch] {signal.Signals(sig).name} received; stopping all tasks" in err
+    assert all(p.returncode is not None for p in procs)
+    assert not os.path.exists(f"/proc/{child}") or _zombie(child)
+
+
+def _zombie(pid: int) -> bool:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+@pytest.mark.timeout(60)
+def test_a_signal_during_start_is_acted_on_once_every_task_started(monkeypatch, capfd):
+    # Ctrl-C while the tasks start: held until all are started and recorded,
+    # then handled; no task is left unsupervised.
+    request = launch.StopRequest()
+    previous = signal.signal(signal.SIGINT, request)
+    real_popen = subprocess.Popen
+
+    def popen(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)  # arrives while start() holds it
+        return real_popen(*args, **kwargs)
+
+    monkeypatch.setattr(launch.subprocess, "Popen", popen)
+    try:
+        tasks = _fake_tasks("exec sleep 30", "exec sleep 30")
+        procs, threads = launch.start(tasks)
+        assert request.signum == signal.SIGINT
+        assert len(procs) == 2 and all(p.poll() is None for p in procs)
+        assert launch.supervise(tasks, procs, timeout_secs=50, stop_request=request) == 130
+        assert [p.returncode for p in procs] == [-signal.SIGTERM] * 2
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    for t in threads:
+        t.join(timeout=5)
+    assert "[launch] SIGINT received; stopping all tasks" in capfd.readouterr().err

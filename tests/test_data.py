@@ -2,6 +2,7 @@
 resume and augmentation are pure functions of the seed and the step."""
 
 import dataclasses
+import gzip
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from tests import data_files
 from tests.conftest import small_config
 from tf1_train import data, devices, graph, train
 from tf1_train.config import DataConfig
-from tf1_train.data import cifar10, mnist, pipeline, synthetic, tfrecord
+from tf1_train.data import cifar10, files, mnist, pipeline, synthetic, tfrecord
 from tf1_train.data.source import ArraySource
 from tf1_train.errors import UserError
 
@@ -289,6 +290,10 @@ def _idx_problem(d, kind):
     if kind == "long":
         images.write_bytes(images.read_bytes() + b"\0")
         return images, "too long: the header promises 24 x 28 x 28 = 18816 bytes"
+    if kind == "huge":  # 4e9 images: the header alone is refused, nothing read
+        raw = images.read_bytes()
+        images.write_bytes(raw[:4] + (4_000_000_000).to_bytes(4, "big") + raw[8:])
+        return images, "= 3,136,000,000,000 bytes, more than the 2,147,483,648 a dataset"
     if kind == "label":
         raw = bytearray(labels.read_bytes())
         raw[8 + 5] = 12
@@ -298,12 +303,20 @@ def _idx_problem(d, kind):
     return labels, "holds 23 labels but"
 
 
-@pytest.mark.parametrize("kind", ["magic", "long", "label", "count"])
+@pytest.mark.parametrize("kind", ["magic", "long", "huge", "label", "count"])
 def test_idx_problems_name_the_file_and_what_was_expected(tmp_path, kind):
     path, needle = _idx_problem(tmp_path, kind)
     with pytest.raises(UserError) as e:
         mnist.load(str(tmp_path))
     assert str(e.value).startswith(f"--data_dir: {path}: ") and needle in str(e.value)
+
+
+def test_a_gz_is_decompressed_in_chunks_and_refused_past_the_limit(tmp_path):
+    path = tmp_path / "x.gz"
+    path.write_bytes(gzip.compress(bytes(3 * 2**20 + 5)))
+    assert files.read_bytes(str(path), limit=3 * 2**20 + 5) == bytes(3 * 2**20 + 5)
+    with pytest.raises(UserError, match=r"x\.gz: inflates past 3,145,728 bytes, more than a"):
+        files.read_bytes(str(path), limit=3 * 2**20)
 
 
 def test_preloaded_arrays_stay_out_of_the_graph_def():

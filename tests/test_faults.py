@@ -291,6 +291,40 @@ def test_disk_full_while_saving_is_one_line_and_keeps_the_last_checkpoint(
     assert _loadable_step(str(train_dir / "model.ckpt-4")) == 4
 
 
+@pytest.mark.timeout(300)
+def test_a_file_system_made_read_only_mid_run_is_named_and_keeps_the_last_checkpoint(
+    tmp_path, forker
+):
+    # A read-only tmpfs mounted over train_dir mid-run: every later create or
+    # rename there fails with EROFS, as after a kernel's remount of a failing
+    # disk (a plain remount is refused while the run holds files open).
+    train_dir = tmp_path / "run"
+    args = RUN + ["--display_every=1", f"--train_dir={train_dir}"]
+    log = tmp_path / "ro.log"
+    pid = forker.start(args + ["--train_steps=100000"], log)
+    assert _wait_for(log, r"^step 7/", pid)  # model.ckpt-6 was saved
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(train_dir)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        os.kill(pid, signal.SIGKILL)
+        forker.wait(pid)
+        pytest.skip(f"mount -t tmpfs refused (needs root): {mounted.stderr.strip()}")
+    try:
+        status = forker.wait(pid)
+    finally:
+        subprocess.run(["umount", "-l", str(train_dir)], check=False)
+    text = log.read_text()
+    assert status == 5, text[-3000:]
+    assert "Traceback" not in text
+    [line] = _error_lines(text)
+    assert f"--train_dir={train_dir}: could not write" in line
+    assert "read-only file system" in line and "remount it read-write" in line
+    assert "free some space" not in line
+    newest = checkpoints.find(str(train_dir))[0]
+    assert _loadable_step(newest) == int(newest.rsplit("-", 1)[1]) >= 6
+
+
 def test_out_of_memory_in_a_step_is_one_line_and_keeps_the_last_checkpoint(tmp_path, forker):
     train_dir = tmp_path / "run"
     args = RUN + ["--num_gpus=2", "--display_every=10", f"--train_dir={train_dir}"]

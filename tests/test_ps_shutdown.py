@@ -11,7 +11,7 @@ import tensorflow as tf
 from tests.conftest import ROOT
 from tf1_train.cluster import server, spec
 from tf1_train.config import ClusterConfig
-from tf1_train.errors import ClusterError
+from tf1_train.errors import EXIT_CLUSTER, ClusterError
 
 v1 = tf.compat.v1
 
@@ -99,7 +99,7 @@ def test_chief_watch_gives_up_only_on_a_chief_it_has_seen():
 
 
 @pytest.mark.timeout(120)
-def test_parameter_server_exits_4_when_the_chief_is_gone_for_good():
+def test_parameter_server_exits_retryable_when_the_chief_is_gone_for_good():
     # The chief's port, played by a listening socket, goes away for good:
     # the ps waits --startup_timeout_secs, then says so in one line.
     held = socket.socket()
@@ -114,7 +114,7 @@ def test_parameter_server_exits_4_when_the_chief_is_gone_for_good():
     finally:
         held.close()
         proc.kill()
-    assert proc.returncode == 4, err
+    assert proc.returncode == EXIT_CLUSTER, err
     assert "is not reachable; waiting up to 2 s for it to come back" in out
     errors = [line for line in err.splitlines() if line.startswith("error: ")]
     assert len(errors) == 1 and "Traceback" not in err, err

@@ -51,7 +51,7 @@ def _sigterm_then_rerun(train_dir, out_path):
     proc = start_cli(TRAIN + [f"--train_dir={train_dir}"], out_path)
     wait_for_line(proc, out_path, r"^step 30/400 ")
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=120) == 0, out_path.read_text()[-3000:]
+    assert proc.wait(timeout=120) == 128 + signal.SIGTERM, out_path.read_text()[-3000:]
     stopped = _summary(train_dir)
     resumed = run_cli(TRAIN + [f"--train_dir={train_dir}"])
     assert resumed.returncode == 0, resumed.stderr[-3000:]

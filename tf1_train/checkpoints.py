@@ -28,6 +28,7 @@ from typing import List, NamedTuple, Optional, Sequence
 
 import tensorflow as tf
 
+from tf1_train import files
 from tf1_train.errors import RunFailed, UserError
 
 v1 = tf.compat.v1
@@ -37,6 +38,13 @@ MAX_TO_KEEP = 3  # checkpoints kept in train_dir, by both paths
 _INDEX = re.compile(re.escape(PREFIX) + r"-(\d+)\.index$")
 # Any file of a checkpoint: index, data shard, or a temporary of either.
 _ANY_FILE = re.compile(re.escape(PREFIX) + r"-(\d+)\.(index|data-\d+-of-\d+)(\.tempstate\d+)?$")
+# The temporary of the ``checkpoint`` state file (TensorFlow's atomic write:
+# the name plus ".tmp" and a uuid4 hex), left by a process killed mid-write.
+_STATE_TMP = re.compile(r"checkpoint\.tmp[0-9a-f]{32}$")
+
+
+# What a save raises when a cluster task holding variables is gone or frozen.
+_PEER_LOST = (tf.errors.UnavailableError, tf.errors.DeadlineExceededError, tf.errors.AbortedError)
 
 
 class Restored(NamedTuple):
@@ -75,25 +83,46 @@ def save(sess: v1.Session, saver: v1.train.Saver, train_dir: str, step: int) -> 
         path = saver.save(
             sess, os.path.join(train_dir, PREFIX), global_step=step, write_meta_graph=False
         )
+    except _PEER_LOST:
+        raise  # reading the variables from a lost cluster task: not a file problem
     except (tf.errors.OpError, OSError) as e:
         raise RunFailed(_save_failed(train_dir, step, e)) from None
     remove_leftovers(train_dir, saver.last_checkpoints, step)
+    try:
+        files.fsync_dir(train_dir)  # the renames of the bundle and state file
+    except OSError as e:
+        raise RunFailed(_save_failed(train_dir, step, e)) from None
     return path
 
 
 def _save_failed(train_dir: str, step: int, error: Exception) -> str:
     why = reason(error) if isinstance(error, tf.errors.OpError) else error.strerror or str(error)
     why = why.rsplit("; ", 1)[-1]  # TensorFlow puts the temporary file's path first
-    if "No space left" in why:
-        why = "no space left on device: the disk is full"
-    elif "File too large" in why:
-        why = "file too large: the file size limit (ulimit -f) was reached"
+    why, advice = explain_write_error(why)
     kept = find(train_dir)
     intact = f"the newest checkpoint {kept[0]} is intact" if kept else "no checkpoint was saved"
     return (
         f"--train_dir={train_dir}: could not write checkpoint {PREFIX}-{step} ({why}); "
-        f"free some space or choose another --train_dir, then rerun to resume ({intact})"
+        f"{advice}, then rerun to resume ({intact})"
     )
+
+
+def explain_write_error(why: str):
+    """(what happened, what to do) for a failed write to train_dir."""
+    if "No space left" in why:
+        return "no space left on device: the disk is full", (
+            "free some space or choose another --train_dir"
+        )
+    if "File too large" in why:
+        return "file too large: the file size limit (ulimit -f) was reached", (
+            "raise the limit or choose another --train_dir"
+        )
+    if "Read-only file system" in why:
+        return "read-only file system: train_dir's file system was made read-only", (
+            "remount it read-write (check the disk: a kernel remounts a failing one "
+            "read-only) or choose another --train_dir"
+        )
+    return why, "free some space or choose another --train_dir"
 
 
 def remove_leftovers(train_dir: str, kept: Sequence[str], step: int) -> None:
@@ -101,13 +130,17 @@ def remove_leftovers(train_dir: str, kept: Sequence[str], step: int) -> None:
 
     Called right after checkpoint ``step`` was saved, so the newest state is
     on disk whatever this removes: temporaries and orphaned data files of
-    killed processes, and complete checkpoints beyond max_to_keep (the
+    killed processes (of checkpoints and of the ``checkpoint`` state file),
+    and complete checkpoints beyond max_to_keep (the
     Saver's ``kept`` list) that a killed process did not get to delete.
     """
     keep = {os.path.basename(p) for p in kept}
     for name in os.listdir(train_dir):
         m = _ANY_FILE.match(name)
-        if m and int(m.group(1)) < step and f"{PREFIX}-{m.group(1)}" not in keep:
+        stale = m and int(m.group(1)) < step and f"{PREFIX}-{m.group(1)}" not in keep
+        # The state file was renamed into place before save() returned, so
+        # any temporary of it is a killed writer's (this run holds the lock).
+        if stale or _STATE_TMP.match(name):
             try:
                 os.unlink(os.path.join(train_dir, name))
             except OSError:

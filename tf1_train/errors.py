@@ -9,7 +9,27 @@ machine running out of something mid-run (device memory, disk space): the
 flags were fine, the line says what to change and which checkpoint is intact.
 ``ClusterError`` is a between-graph job that broke: a parameter server or the
 chief was lost or did not answer in time.
+
+The exit statuses are chosen for schedulers that read them (Kubeflow's TFJob
+with ``restartPolicy: ExitCode`` retries 128-255 and gives up on 1-127):
+permanent failures (bad input, divergence, out of memory or disk) are below
+128; a lost or unreachable cluster task, and a stop by SIGTERM/SIGINT after a
+clean save (128 + the signal's number, as a shell reports it), are above, so
+"preempted, resume me" is never read as "succeeded" nor as "give up".
 """
+
+import signal
+
+EXIT_BAD_INPUT = 2
+EXIT_DIVERGED = 3
+EXIT_RUN_FAILED = 5
+# sysexits' EX_TEMPFAIL (75) moved into the range schedulers retry.
+EXIT_CLUSTER = 128 + 75
+
+
+def signal_status(signal_name: str) -> int:
+    """128 + the signal's number: 143 for SIGTERM, 130 for SIGINT."""
+    return 128 + int(signal.Signals[signal_name])
 
 
 class UserError(Exception):

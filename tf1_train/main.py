@@ -27,7 +27,17 @@ from absl import app, flags
 from tf1_train import config as cfglib
 from tf1_train import env, flag_errors, models, paths
 from tf1_train import variable_update as update_modes
-from tf1_train.errors import ClusterError, RunFailed, TrainingDiverged, UserError
+from tf1_train.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_CLUSTER,
+    EXIT_DIVERGED,
+    EXIT_RUN_FAILED,
+    ClusterError,
+    RunFailed,
+    TrainingDiverged,
+    UserError,
+    signal_status,
+)
 
 F = flags.FLAGS
 
@@ -207,13 +217,10 @@ def cluster_from_flags(flag_cfg: cfglib.ClusterConfig) -> cfglib.ClusterConfig:
     return spec.resolve(flag_cfg, os.environ.get("TF_CONFIG"))
 
 
-# Exit statuses: 2 bad input (UserError), 3 the loss diverged (NaN/Inf),
-# 4 a cluster task was lost or did not answer in time, 5 out of device memory
-# or disk space (RunFailed).
-EXIT_BAD_INPUT = 2
-EXIT_DIVERGED = 3
-EXIT_CLUSTER = 4
-EXIT_RUN_FAILED = 5
+# Exit statuses (errors.py): 2 bad input (UserError), 3 the loss diverged
+# (NaN/Inf), 5 out of device memory or disk space (RunFailed); retryable:
+# 203 a cluster task lost or not answering in time, 128 + N stopped by
+# signal N after saving.
 
 
 def fail(message: str, status: int = EXIT_BAD_INPUT, hard: bool = False) -> NoReturn:
@@ -295,11 +302,23 @@ def dispatch(cfg: cfglib.Config) -> None:
     if cfg.cluster.job_name == "worker":
         from tf1_train.cluster import worker
 
-        worker.run(cfg)
-        return
+        result = worker.run(cfg)
+        # A cluster task ends hard: the teardown of a session whose peer went
+        # away (a ps that missed the "done" token) would wait for it forever.
+        status = signal_status(result.stop_signal) if result.stop_signal else 0
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
     from tf1_train import train
 
-    train.run(cfg)
+    _exit_if_stopped(train.run(cfg))
+
+
+def _exit_if_stopped(result) -> None:
+    """A run stopped by a signal saved its state and exits 128 + the signal's
+    number, so a scheduler records "preempted, resume me", not "succeeded"."""
+    if result.stop_signal:
+        sys.exit(signal_status(result.stop_signal))
 
 
 def run() -> None:

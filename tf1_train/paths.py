@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from tf1_train import files
 from tf1_train.errors import UserError
 
 
@@ -23,8 +24,7 @@ def prepare_train_dir(path: str) -> None:
     try:
         os.makedirs(path, exist_ok=True)
         probe = os.path.join(path, ".write_test")
-        with open(probe, "w") as f:
-            f.write("ok")
+        os.close(files.open_exclusive(probe))  # a symlink there is not followed
         os.unlink(probe)
     except OSError as e:
         raise UserError(

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import collections
 import json
-import os
 import statistics
 import time
 from typing import Dict, Optional
+
+from tf1_train import files
 
 
 class ThroughputMeter:
@@ -126,21 +127,6 @@ def run_summary(
 
 
 def write_json_atomic(path: str, data: Dict) -> None:
-    """Writes JSON so readers see the old file or the new one, never half.
-
-    The temporary file has a fixed name next to ``path``: a process killed
-    between writing and renaming it leaves one stale file that the next
-    write replaces, not a new one per kill.
-    """
-    tmp = path + ".tmp"
-    try:
-        with open(tmp, "w") as f:
-            json.dump(data, f, indent=2, sort_keys=False)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Writes JSON so readers see the old file or the new one, never half
+    (``files.write_atomic``)."""
+    files.write_atomic(path, json.dumps(data, indent=2, sort_keys=False) + "\n")

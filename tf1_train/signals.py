@@ -1,7 +1,9 @@
 """Graceful stop on SIGTERM / SIGINT, as cluster schedulers send on preemption.
 
 The first signal only sets a flag: the loop finishes its step, saves a
-checkpoint and run_summary.json, and returns normally (exit status 0). The
+checkpoint and run_summary.json, and returns normally; main.py then exits
+with 128 + the signal's number (143 for SIGTERM, 130 for SIGINT), which
+schedulers read as "stopped, restart me" rather than "succeeded". The
 handler also puts the operating system's default action back, so a second
 signal ends the process at once, even while TensorFlow is inside a long C++
 call that a Python handler could not interrupt. That is safe because every file

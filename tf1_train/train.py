@@ -13,7 +13,19 @@ from typing import Dict, NamedTuple, Sequence
 
 import tensorflow as tf
 
-from tf1_train import checkpoints, data, devices, graph, loop, prelude, report, signals, summaries
+from tf1_train import (
+    checkpoints,
+    data,
+    devices,
+    graph,
+    lock,
+    loop,
+    paths,
+    prelude,
+    report,
+    signals,
+    summaries,
+)
 from tf1_train import precision as precisionlib
 from tf1_train.config import Config
 from tf1_train.data import user_input
@@ -27,6 +39,7 @@ class RunResult(NamedTuple):
 
     summary: Dict
     losses: Sequence[float]  # mean tower loss of every step this process ran
+    stop_signal: str | None = None  # 'SIGTERM' or 'SIGINT' when one stopped the run
 
 
 def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
@@ -41,10 +54,17 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
       gpus_found: GPU count to plan for; None asks TensorFlow.
 
     Raises:
-      UserError: bad input (unusable train_dir, stranger's checkpoint, ...).
+      UserError: bad input (unusable train_dir, stranger's checkpoint, ...),
+        or another run holds train_dir's lock.
       TrainingDiverged: the loss became NaN or Inf (summary written first).
       RunFailed: out of memory or disk space (the last checkpoint is intact).
     """
+    paths.prepare_train_dir(cfg.run.train_dir)
+    with lock.hold(cfg.run.train_dir):
+        return _run(cfg, gpus_found)
+
+
+def _run(cfg: Config, gpus_found: int | None) -> RunResult:
     wall_start = time.perf_counter()
     plan, source, g = build(cfg, gpus_found)
     print_startup(cfg, plan, g)
@@ -53,14 +73,21 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
             outcome, restored = _train(cfg, plan, g, stop)
         summary = make_summary(cfg, plan, outcome, restored, wall_start)
         write_summary(cfg.run.train_dir, summary, outcome.checkpoint)
-    return finish(cfg, summary, outcome)
+    return finish(cfg, summary, outcome, stop_signal=stop.signal_name)
 
 
-def finish(cfg: Config, summary: Dict, outcome: loop.Outcome, wrote_summary=True) -> RunResult:
+def finish(
+    cfg: Config,
+    summary: Dict,
+    outcome: loop.Outcome,
+    wrote_summary: bool = True,
+    stop_signal: str | None = None,
+) -> RunResult:
     """The run's last lines; raises TrainingDiverged after a NaN/Inf stop.
 
     ``wrote_summary`` is False on a cluster's non-chief workers: only the
-    chief writes run_summary.json.
+    chief writes run_summary.json. ``stop_signal`` is the signal that
+    stopped the run, if one did (main.py exits 128 + its number).
     """
     _print_end(cfg, outcome, wrote_summary)
     if outcome.stopped_by == "diverged":
@@ -69,7 +96,8 @@ def finish(cfg: Config, summary: Dict, outcome: loop.Outcome, wrote_summary=True
             "and that state was not saved; last good checkpoint: "
             f"{outcome.checkpoint or 'none was saved'}; try a lower --learning_rate"
         )
-    return RunResult(summary, outcome.losses)
+    stopped = stop_signal if outcome.stopped_by == "signal" else None
+    return RunResult(summary, outcome.losses, stopped)
 
 
 def build(cfg: Config, gpus_found: int | None, worker: graph.Worker | None = None):
@@ -187,9 +215,9 @@ def write_summary(train_dir: str, summary: Dict, checkpoint: str | None) -> None
         report.write_json_atomic(path, summary)
     except OSError as e:
         kept = f"checkpoint {checkpoint} is intact" if checkpoint else "no checkpoint was saved"
+        why, advice = checkpoints.explain_write_error(e.strerror or str(e))
         raise RunFailed(
-            f"--train_dir={train_dir}: could not write {path} ({e.strerror}); "
-            f"free some space or choose another --train_dir ({kept})"
+            f"--train_dir={train_dir}: could not write {path} ({why}); {advice} ({kept})"
         ) from None
 
 

@@ -5,7 +5,7 @@ Parameter servers do not sit in ``server.join()``, which never returns
 has put its token there, so a finished job leaves no process behind. Nor
 do they wait forever for a chief that died: once seen, a chief that stays
 unreachable for --startup_timeout_secs (the time a restarted chief has to
-come back) ends the ps with one line and exit status 4.
+come back) ends the ps with one line and the retryable exit status (203).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import List, Optional
 import tensorflow as tf
 
 from tf1_train.cluster import spec
-from tf1_train.config import ClusterConfig
+from tf1_train.config import ClusterConfig, parse_address
 from tf1_train.errors import ClusterError, UserError
 
 v1 = tf.compat.v1
@@ -56,6 +56,13 @@ def start_server(cfg: ClusterConfig, config: v1.ConfigProto) -> v1.train.Server:
     """
     spec.check_own_port(cfg)
     address = cfg.hosts(cfg.job_name)[cfg.task_index]
+    _, port = parse_address(address)
+    print(
+        f"{spec.task_name(cfg.job_name, cfg.task_index)}: gRPC server on port {port} of "
+        f"every interface (IPv4 and IPv6; the cluster names it {address}), without "
+        "authentication: keep the port unreachable from untrusted networks",
+        flush=True,
+    )
     try:
         return v1.train.Server(
             cluster_spec(cfg),
@@ -97,19 +104,24 @@ def shutdown_ops(cfg: ClusterConfig) -> List[tf.Operation]:
     ]
 
 
-def notify_parameter_servers(sess: v1.Session, ops: List[tf.Operation]) -> None:
-    """Leaves this worker's token on every ps; a ps already gone is reported, not fatal."""
+def notify_parameter_servers(sess: v1.Session, ops: List[tf.Operation]) -> bool:
+    """Leaves this worker's token on every ps; a ps already gone is reported,
+    not fatal. Returns False if any ps was not told (the session must then
+    not be closed: closing would wait for that ps)."""
     options = v1.RunOptions(timeout_in_ms=NOTIFY_TIMEOUT_MS)
+    told = True
     for i, op in enumerate(ops):
         try:
             sess.run(op, options=options)
         except tf.errors.OpError as e:
+            told = False
             print(
                 f"warning: could not tell ps{i} that this worker is done "
-                f"({type(e).__name__}); it may need to be stopped by hand",
+                f"({type(e).__name__}); it stops on its own after its timeout",
                 file=sys.stderr,
                 flush=True,
             )
+    return told
 
 
 def run_parameter_server(cfg: ClusterConfig) -> int:
@@ -122,7 +134,6 @@ def run_parameter_server(cfg: ClusterConfig) -> int:
     """
     name = spec.task_name("ps", cfg.task_index)
     server = start_server(cfg, server_config(cfg))
-    print(f"{name}: serving at {cfg.ps_hosts[cfg.task_index]}", flush=True)
     graph = tf.Graph()
     with graph.as_default():
         queue = shutdown_queue(cfg.task_index, cfg.num_workers)

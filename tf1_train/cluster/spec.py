@@ -8,10 +8,11 @@ and other schedulers set::
     {"cluster": {"chief": ["h0:2222"], "worker": ["h1:2222"], "ps": ["h2:2222"]},
      "task": {"type": "worker", "index": 0}}
 
-A ``chief`` task is worker 0 here and TF_CONFIG's workers follow it as
-workers 1..n: tf_cnn_benchmarks and replica_device_setter know only ps and
-worker jobs, and every task reading the same TF_CONFIG builds the same
-ClusterSpec, so the renumbering is consistent across the job.
+A ``chief`` task (or ``master``, TFJob's name for it) is worker 0 here and
+TF_CONFIG's workers follow it as workers 1..n: tf_cnn_benchmarks and
+replica_device_setter know only ps and worker jobs, and every task reading
+the same TF_CONFIG builds the same ClusterSpec, so the renumbering is
+consistent across the job.
 
 This module imports no TensorFlow: ``main.py`` resolves the cluster before
 TensorFlow is loaded, and the launcher uses the port helpers.
@@ -22,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import socket
+import threading
 import time
 from typing import List, Optional, Sequence, Tuple
 
@@ -32,7 +34,8 @@ TF_CONFIG_EXAMPLE = (
     '{"cluster": {"ps": ["host:port"], "worker": ["host:port", ...]}, '
     '"task": {"type": "worker", "index": 0}}'
 )
-TASK_TYPES = ("chief", "worker", "ps")
+TASK_TYPES = ("chief", "master", "worker", "ps")
+CHIEF_TYPES = ("chief", "master")  # TFJob's Master replica is the chief
 
 
 def resolve(flag_cfg: ClusterConfig, tf_config: Optional[str]) -> ClusterConfig:
@@ -83,9 +86,11 @@ def parse_tf_config(text: str) -> Tuple[Tuple[str, ...], Tuple[str, ...], str, i
     unknown = sorted(set(cluster) - set(TASK_TYPES))
     if unknown:
         raise _tf_config_error(f"cluster has unsupported job(s) {unknown}")
-    chief = _host_list(cluster, "chief")
+    chief = _host_list(cluster, "chief") + _host_list(cluster, "master")
     if len(chief) > 1:
-        raise _tf_config_error(f"cluster.chief lists {len(chief)} tasks; at most one")
+        raise _tf_config_error(
+            f"cluster.chief and cluster.master list {len(chief)} tasks; at most one in all"
+        )
     kind, index = task["type"], task["index"]
     if kind not in TASK_TYPES:
         raise _tf_config_error(f"task.type {kind!r} is not one of {', '.join(TASK_TYPES)}")
@@ -168,12 +173,59 @@ def free_ports(count: int, host: str = "127.0.0.1") -> List[int]:
 
 
 def reachable(address: str, timeout: float = 1.0) -> bool:
+    """True if a TCP connection to ``address`` opens within ``timeout``
+    (name resolution included: a lookup that hangs counts as unreachable)."""
     try:
-        host, port = parse_address(address)
-        with socket.create_connection((host, port), timeout=timeout):
-            return True
+        _connect(address, timeout)
+        return True
     except (OSError, ValueError):
         return False
+
+
+def refused(address: str, timeout: float = 1.0) -> bool:
+    """True only if ``address`` actively refuses a connection: nothing listens
+    there (a task that died). A frozen task's port still accepts, or times
+    out once its backlog is full: that is not a refusal."""
+    try:
+        _connect(address, timeout)
+    except ConnectionRefusedError:
+        return True
+    except (OSError, ValueError):
+        pass
+    return False
+
+
+def _connect(address: str, timeout: float) -> None:
+    host, port = parse_address(address)
+    family, kind, proto, _, sockaddr = lookup_address(host, port, timeout)
+    with socket.socket(family, kind, proto) as s:
+        s.settimeout(timeout)
+        s.connect(sockaddr)
+
+
+def lookup_address(host: str, port: int, timeout: float):
+    """The first getaddrinfo entry for a TCP connection, within ``timeout``.
+
+    getaddrinfo has no timeout of its own (a DNS server that does not answer
+    blocks it for the resolver's retries), so it runs in a daemon thread that
+    is abandoned when it is late. Raises OSError when it fails or is late.
+    """
+    found: List = []
+
+    def lookup() -> None:
+        try:
+            found.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except OSError as e:
+            found.append(e)
+
+    thread = threading.Thread(target=lookup, daemon=True, name=f"resolve {host}")
+    thread.start()
+    thread.join(timeout)
+    if not found:
+        raise OSError(f"looking up {host} took more than {timeout:g} s")
+    if isinstance(found[0], OSError):
+        raise found[0]
+    return found[0][0]
 
 
 def wait_for_tasks(

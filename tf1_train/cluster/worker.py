@@ -14,14 +14,15 @@ servers exit by themselves (``server.run_parameter_server``).
 
 from __future__ import annotations
 
+import array
 import re
 import time
 from typing import List, NamedTuple, Optional
 
 import tensorflow as tf
 
-from tf1_train import checkpoints, devices, graph, loop, signals, train
-from tf1_train.cluster import server, spec, sync
+from tf1_train import checkpoints, devices, graph, lock, loop, paths, signals, train
+from tf1_train.cluster import recovery, server, spec, sync, watchdog
 from tf1_train.config import ClusterConfig, Config
 from tf1_train.errors import ClusterError
 
@@ -53,6 +54,14 @@ def run(cfg: Config, gpus_found: Optional[int] = None) -> train.RunResult:
       ClusterError: a ps or the chief was lost or did not answer in time.
       TrainingDiverged: the loss became NaN or Inf.
     """
+    if not cfg.cluster.is_chief:
+        return _run(cfg, gpus_found)
+    paths.prepare_train_dir(cfg.run.train_dir)
+    with lock.hold(cfg.run.train_dir):  # the chief is train_dir's one writer
+        return _run(cfg, gpus_found)
+
+
+def _run(cfg: Config, gpus_found: Optional[int]) -> train.RunResult:
     wall_start = time.perf_counter()
     cl = cfg.cluster
     task = setup(cfg, gpus_found)
@@ -68,7 +77,9 @@ def run(cfg: Config, gpus_found: Optional[int] = None) -> train.RunResult:
         + (f", {updates} synchronous updates applied" if updates is not None else ""),
         flush=True,
     )
-    return train.finish(cfg, summary, outcome, wrote_summary=cl.is_chief)
+    return train.finish(
+        cfg, summary, outcome, wrote_summary=cl.is_chief, stop_signal=stop.signal_name
+    )
 
 
 def setup(cfg: Config, gpus_found: Optional[int]) -> Task:
@@ -117,18 +128,66 @@ def cluster_summary(cl: ClusterConfig, local_steps: int, updates: Optional[int])
 def _train(task: Task, stop: signals.StopRequest):
     """Session, restore or wait, input, steps, shutdown: (Outcome, Restored, updates).
 
-    The parameter servers are told this worker is done unless a signal
-    stopped it (it will be restarted) or the cluster itself broke.
+    A lost parameter server is recovered from (``recovery``): a new session,
+    the chief restoring the newest checkpoint. The parameter servers are told
+    this worker is done unless a signal stopped it (it will be restarted) or
+    the cluster itself broke.
     """
+    recover = recovery.Recovery(task.cfg.cluster, task.name)
+    first: Optional[checkpoints.Restored] = None  # where this process started
+    losses = array.array("d")  # of the sessions lost before the last one
+    while True:
+        seen = _Seen()
+        try:
+            outcome, restored, updater = _attempt(task, stop, seen)
+        except recovery.RECOVERABLE + (recovery.TIMED_OUT,) as e:
+            first = first or seen.restored
+            ran = seen.loop.losses if seen.loop else ()
+            losses.extend(ran)
+            sync = task.cfg.cluster.sync_replicas
+            if isinstance(e, recovery.TIMED_OUT) and not recover.timed_out_but_recoverable(
+                sync, lambda: _probe_session(task)
+            ):
+                raise _lost(task, e) from None
+            recover.after(e, len(ran), stop.signal_name)
+            continue
+        outcome = outcome._replace(losses=losses + outcome.losses)
+        # Sync updates: those of the last session (a recovery rewinds the step).
+        return outcome, first or restored, updater.updates if updater else None
+
+
+class _Seen:
+    """What a session got to before it was lost: its restore and its loop."""
+
+    restored: Optional[checkpoints.Restored] = None
+    loop: Optional[loop.TrainLoop] = None
+
+
+def _probe_session(task: Task) -> None:
+    """Asks every ps, through a new session, which variables are initialised:
+    any answer, an error included, shows it is alive (the session is created
+    on its first run; never closed: closing could wait for a ps)."""
+    sess = v1.Session(task.server.target, graph=task.g.graph, config=task.config)
+    _ABANDONED.append(sess)
+    try:
+        sess.run(task.ready)
+    except tf.errors.OpError:
+        pass
+
+
+def _attempt(task: Task, stop: signals.StopRequest, seen: _Seen):
+    """One session's life: (Outcome, Restored, updater). A recoverable loss
+    of the cluster propagates, its session abandoned; any other cluster
+    error becomes a ClusterError."""
     g = task.g
     sess = updater = None
     notify = True
     try:
-        sess = _open_session(task)
-        restored = _restore(task, sess)
+        sess = _open_session(task, stop)
+        restored = seen.restored = _restore(task, sess)
         updater = _start_updater(sess, task)
         sess.run(g.input_init, {g.start_step: restored.step})
-        outcome = _loop(task, sess, stop, restored)
+        outcome = _loop(task, sess, stop, restored, seen)
         notify = outcome.stopped_by != "signal"
     except tf.errors.OpError as e:
         # After a failed cluster step, closing the session (also from its
@@ -136,50 +195,70 @@ def _train(task: Task, stop: signals.StopRequest):
         # let main.py end the process with os._exit.
         _ABANDONED.append(sess)
         sess = None
+        if updater:
+            updater.stop()
+        if isinstance(e, recovery.RECOVERABLE + (recovery.TIMED_OUT,)):
+            raise
         raise _lost(task, e) from None
     finally:
         if sess is not None:
             _shutdown(task, sess, updater, notify)
-    return outcome, restored, updater.updates if updater else None
+    return outcome, restored, updater
 
 
 def _shutdown(task: Task, sess: v1.Session, updater, notify: bool) -> None:
-    """Stops the chief's updater, tells every ps, closes the session."""
+    """Stops the chief's updater, tells every ps, closes the session.
+
+    Each call has a deadline (``watchdog``). After a failed notify the
+    session is not closed: closing waits for the task that did not answer
+    (a ps that missed the token gives up on its own after its bounded wait).
+    """
     if updater:
         updater.stop()
+    cl = task.cfg.cluster
+    told = True
     if notify:
-        try:
-            server.notify_parameter_servers(sess, task.shutdown)
-        except tf.errors.OpError as e:
-            # Training is done and saved; a ps that missed the token gives up
-            # on its own after its bounded wait (server.py).
-            print(
-                f"warning: {task.name}: could not tell the parameter servers it finished "
-                f"({type(e).__name__}); they stop on their own after their timeout",
-                flush=True,
-            )
-    sess.close()
+        secs = len(task.shutdown) * server.NOTIFY_TIMEOUT_MS / 1000 + 10
+        with watchdog.guard(task.name, "telling the parameter servers it is done", secs):
+            told = server.notify_parameter_servers(sess, task.shutdown)
+    if not told:
+        _ABANDONED.append(sess)
+        return
+    with watchdog.guard(task.name, "closing its session", cl.operation_timeout_secs + 10):
+        sess.close()
     if updater:
         updater.join(timeout=10)
 
 
-def _loop(task: Task, sess: v1.Session, stop, restored) -> loop.Outcome:
-    """The single-process TrainLoop in the worker's role."""
+def _loop(task: Task, sess: v1.Session, stop, restored, seen: _Seen) -> loop.Outcome:
+    """The single-process TrainLoop in the worker's role (kept in ``seen``,
+    so the steps of a session lost midway are still counted)."""
     cfg, g = task.cfg, task.g
     chief = cfg.cluster.is_chief
     writer = train.open_writer(cfg, g, restored, cfg.run.summary_verbosity if chief else 0)
     role = loop.Role(chief, g.step_after, lambda: _release_peers(sess, g))
     try:
-        return loop.TrainLoop(sess, g, cfg, task.plan, writer, stop, restored, role).run()
+        seen.loop = loop.TrainLoop(sess, g, cfg, task.plan, writer, stop, restored, role)
+        return seen.loop.run()
     finally:
         writer.close()
 
 
-def _open_session(task: Task) -> v1.Session:
-    """The chief's session at once; the others' once the chief is done."""
-    if task.cfg.cluster.is_chief:
-        return v1.Session(task.server.target, graph=task.g.graph, config=task.config)
-    return _wait_for_chief(task)
+def _open_session(task: Task, stop: signals.StopRequest) -> v1.Session:
+    """The chief's session at once; the others' once the chief is done.
+
+    Creating a session waits for every parameter server to answer device
+    discovery, without a timeout of its own: a deadline guards it.
+    """
+    cl = task.cfg.cluster
+    ps = ", ".join(cl.ps_hosts)
+    what = f"creating its session (device discovery on the parameter servers {ps})"
+    hint = "; is a parameter server frozen, or is its port held by another program?"
+    secs = cl.startup_timeout_secs + (0 if cl.is_chief else cl.operation_timeout_secs)
+    with watchdog.guard(task.name, what, secs, hint, stop.signal_name):
+        if cl.is_chief:
+            return v1.Session(task.server.target, graph=task.g.graph, config=task.config)
+        return _wait_for_chief(task)
 
 
 def _restore(task: Task, sess: v1.Session) -> checkpoints.Restored:

@@ -23,6 +23,9 @@ SUBDIR = "cifar-10-batches-bin"
 HEIGHT = WIDTH = 32
 CHANNELS = 3
 RECORD_BYTES = 1 + HEIGHT * WIDTH * CHANNELS
+# A batch file holds 10,000 records; none may hold more than the whole
+# dataset's 60,000, which bounds what a damaged .gz can inflate to.
+MAX_RECORDS = 60_000
 NUM_CLASSES = 10
 
 
@@ -46,7 +49,9 @@ def _find(data_dir: str, name: str) -> str:
 
 def read_batch(path: str):
     """(images [N, 32, 32, 3] uint8, labels [N] uint8) of one batch file."""
-    data = files.read_bytes(path)
+    data = files.read_bytes(
+        path, MAX_RECORDS * RECORD_BYTES, f"a CIFAR-10 batch ({MAX_RECORDS:,} records)"
+    )
     if not data or len(data) % RECORD_BYTES:
         raise files.file_error(
             path,

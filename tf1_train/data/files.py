@@ -7,16 +7,27 @@ the file, what is wrong and what was expected, so a run ends with one
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import stat
 import zlib
-from typing import Sequence
+from typing import BinaryIO, Iterator, Sequence
 
 import numpy as np
 
 from tf1_train import paths
 from tf1_train.errors import UserError
+
+# No dataset file read into memory may exceed this, compressed or not (the
+# largest standard one, MNIST's training images, is 47 MB): a file past it is
+# refused in one line before it can exhaust memory.
+MAX_FILE_BYTES = 1 << 31
+# A per-dimension bound on image sizes read from headers (IDX, PNG, JPEG).
+MAX_IMAGE_SIDE = 8192
+# Classes a labels.txt or the labels may name (ImageNet-21k has 21,841).
+MAX_CLASSES = 100_000
+_CHUNK = 1 << 20
 
 
 def file_error(path: str, problem: str) -> UserError:
@@ -62,18 +73,44 @@ def find_file(data_dir: str, name: str, expected: Sequence[str], dataset: str) -
     )
 
 
-def read_bytes(path: str) -> bytes:
-    """The file's contents, gunzipped when the name ends in .gz."""
+def read_bytes(path: str, limit: int = MAX_FILE_BYTES, what: str = "a dataset file") -> bytes:
+    """The file's contents, gunzipped when the name ends in .gz, refusing any
+    file (or decompressed stream) longer than ``limit`` bytes: a
+    decompression bomb or a wrong file must not exhaust memory."""
+    with open_stream(path) as f:
+        return read_at_most(path, f, limit, what)
+
+
+@contextlib.contextmanager
+def open_stream(path: str) -> Iterator[BinaryIO]:
+    """The file as a binary stream (gunzipped for .gz), read errors as one
+    line; for readers that check a header before reading the rest."""
     try:
-        if path.endswith(".gz"):
-            with gzip.open(path, "rb") as f:
-                return f.read()
-        with open(path, "rb") as f:
-            return f.read()
+        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
+            yield f
     except (EOFError, zlib.error, gzip.BadGzipFile) as e:
         raise file_error(path, f"not a complete gzip file ({e}); re-download it") from None
     except OSError as e:
         raise file_error(path, f"cannot be read ({e.strerror or e})") from None
+
+
+def read_at_most(path: str, f: BinaryIO, limit: int, what: str) -> bytes:
+    """The rest of ``f`` in chunks, or one line once more than ``limit``
+    bytes came out (never allocating more than ``limit`` + one chunk)."""
+    chunks, total = [], 0
+    while True:
+        chunk = f.read(min(_CHUNK, limit + 1 - total))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            verb = "inflates" if path.endswith(".gz") else "runs"
+            raise file_error(
+                path,
+                f"{verb} past {limit:,} bytes, more than {what} can hold; "
+                "it is damaged or not the dataset's file",
+            )
 
 
 def check_labels(path: str, labels: np.ndarray, num_classes: int, dataset: str) -> None:

@@ -63,28 +63,55 @@ def _split(data_dir: str, images_name: str, labels_name: str):
 
 def read_idx(path: str, magic: int) -> np.ndarray:
     """The array of an IDX file of unsigned bytes, checked for the magic
-    number ``magic`` and for exactly the length its header promises."""
-    data = files.read_bytes(path)
+    number ``magic`` and for exactly the length its header promises.
+
+    The header is checked before the data is read (image sides up to
+    files.MAX_IMAGE_SIDE, at most files.MAX_FILE_BYTES of data), and no more
+    than the promised bytes plus one are ever read or decompressed.
+    """
     ndim = magic & 0xFF
     header = 4 + 4 * ndim
     kind = "images (idx3)" if ndim == 3 else "labels (idx1)"
-    if len(data) < header:
-        raise files.file_error(
-            path, f"truncated: {len(data)} bytes, shorter than the {header}-byte IDX header"
-        )
-    (got,) = struct.unpack(">I", data[:4])
-    if got != magic:
-        raise files.file_error(
-            path, f"magic number 0x{got:08x}, expected 0x{magic:08x}: not an IDX {kind} file"
-        )
-    dims = struct.unpack(f">{ndim}I", data[4:header])
-    expected = int(np.prod(dims, dtype=np.int64))
-    body = len(data) - header
-    if body != expected:
-        what = "truncated" if body < expected else "too long"
+    with files.open_stream(path) as f:
+        head = f.read(header)
+        if len(head) < header:
+            raise files.file_error(
+                path, f"truncated: {len(head)} bytes, shorter than the {header}-byte IDX header"
+            )
+        (got,) = struct.unpack(">I", head[:4])
+        if got != magic:
+            raise files.file_error(
+                path, f"magic number 0x{got:08x}, expected 0x{magic:08x}: not an IDX {kind} file"
+            )
+        dims = struct.unpack(f">{ndim}I", head[4:header])
+        expected = _promised_bytes(path, dims)
+        body = f.read(expected + 1)  # bounded by the check above
+    if len(body) != expected:
+        what = "truncated" if len(body) < expected else "too long"
+        has = "more" if len(body) > expected else str(len(body))
         raise files.file_error(
             path,
             f"{what}: the header promises {' x '.join(map(str, dims))} = {expected} bytes "
-            f"of data, the file has {body}; re-download it",
+            f"of data, the file has {has}; re-download it",
         )
-    return np.frombuffer(data, np.uint8, offset=header).reshape(dims)
+    return np.frombuffer(body, np.uint8).reshape(dims)
+
+
+def _promised_bytes(path: str, dims) -> int:
+    """The data size the header promises, refused past the bounds."""
+    sides = dims[1:]
+    if any(side > files.MAX_IMAGE_SIDE for side in sides):
+        raise files.file_error(
+            path,
+            f"the header says images of {' x '.join(map(str, sides))} pixels; at most "
+            f"{files.MAX_IMAGE_SIDE} per side: the header is damaged or not MNIST's",
+        )
+    expected = int(np.prod(dims, dtype=np.int64))
+    if expected > files.MAX_FILE_BYTES:
+        raise files.file_error(
+            path,
+            f"the header promises {' x '.join(map(str, dims))} = {expected:,} bytes, more "
+            f"than the {files.MAX_FILE_BYTES:,} a dataset file may hold: the header is "
+            "damaged or not MNIST's",
+        )
+    return expected

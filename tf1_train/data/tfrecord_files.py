@@ -26,6 +26,7 @@ LABEL = "image/class/label"
 FORMAT = "image/format"
 HEIGHT = "image/height"
 WIDTH = "image/width"
+_CLASS_BOUND = f"class ids are 0..{files.MAX_CLASSES - 1} at most"
 LABELS_FILE = "labels.txt"  # TF-slim's dataset_utils writes "<id>:<name>" lines
 
 _HEADER = 12  # uint64 length + uint32 masked crc of the length
@@ -142,6 +143,12 @@ def first_example_shape(path: str) -> Tuple[int, int, int]:
         shape = image_shape(encoded)
         if shape is None:
             raise files.file_error(path, f"record 0: {ENCODED} is neither PNG nor JPEG")
+        if max(shape[:2]) > files.MAX_IMAGE_SIDE:
+            raise files.file_error(
+                path,
+                f"record 0: its header says the image is {shape[0]}x{shape[1]}; at most "
+                f"{files.MAX_IMAGE_SIDE} pixels per side (resize the images)",
+            )
         return shape
     raise files.file_error(path, "holds no records")
 
@@ -160,6 +167,8 @@ def labels_txt_classes(data_dir: str) -> Optional[int]:
             if not head.strip().isdigit():
                 raise files.file_error(path, f"line {n}: expected '<class id>:<name>'")
             ids.append(int(head))
+            if ids[-1] >= files.MAX_CLASSES:
+                raise files.file_error(path, f"line {n}: class id {ids[-1]}; {_CLASS_BOUND}")
     if not ids:
         raise files.file_error(path, "no '<class id>:<name>' lines")
     return max(ids) + 1
@@ -170,7 +179,10 @@ def max_label(paths: Sequence[str]) -> int:
     top = -1
     for path in paths:
         for i, record in enumerate(read_records(path)):
-            top = max(top, parse_example(path, i, record)[1])
+            label = parse_example(path, i, record)[1]
+            if label >= files.MAX_CLASSES:
+                raise files.file_error(path, f"record {i}: label {label}; {_CLASS_BOUND}")
+            top = max(top, label)
     return top
 
 

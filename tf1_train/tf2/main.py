@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from absl import app, flags
 
-from tf1_train import env, models
+from tf1_train import env, lock, models, paths
 from tf1_train import main as tf1_main
 from tf1_train.errors import UserError
 
@@ -55,7 +55,9 @@ def main(argv) -> None:
     try:
         models.import_user_code(cfg, tf2=True)
         tf2_models.check_twin(cfg.model, cfg.tf2_model)
-        run(cfg)
+        paths.prepare_train_dir(cfg.run.train_dir)
+        with lock.hold(cfg.run.train_dir):  # one writer per train_dir, as on the TF1 path
+            run(cfg)
     except UserError as e:
         tf1_main.fail(str(e))
 
