@@ -159,7 +159,11 @@ def _kill_plan(rng, kind, start, target):
         step = rng.randint(start + 1, target - 40)
         return None, rf"^step {step}/", rng.uniform(0.0, 0.02)
     if kind == "startup":
-        return None, r"^train_dir: ", rng.uniform(0.0, 0.4)
+        # Session creation, restore and input start take ~0.2 s; 120 mlp steps
+        # take ~0.15 s on a fast CPU, so a longer delay could miss the run
+        # altogether (it finished before the kill). Kills inside the steps
+        # are the "step" kind's.
+        return None, r"^train_dir: ", rng.uniform(0.0, 0.1)
     if kind == "summary":
         return {"point": "summary", "count": 1}, None, 0.0
     saves = (target - start) // 2
