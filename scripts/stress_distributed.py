@@ -3,7 +3,8 @@ processes of this script burn every core.
 
     python scripts/stress_distributed.py [--runs 5] [--burners N] [-- pytest args]
 
-By default the whole of tests/test_distributed.py; after ``--``, other
+By default the whole of tests/test_distributed.py and
+tests/test_launcher_faults.py; after ``--``, other
 pytest arguments (e.g. ``-k non_chief``). The burners are busy loops of this
 script's own (one per core unless --burners says otherwise), stopped by pid
 at the end. Prints each run's outcome and duration, then one line with the
@@ -30,7 +31,10 @@ def main() -> int:
     argv = sys.argv[1:]
     split = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:split])
-    pytest_args = argv[split + 1 :] or ["tests/test_distributed.py"]
+    pytest_args = argv[split + 1 :] or [
+        "tests/test_distributed.py",
+        "tests/test_launcher_faults.py",
+    ]
     burners = [subprocess.Popen([sys.executable, "-c", BURN]) for _ in range(args.burners)]
     passed = 0
     try:
