@@ -18,9 +18,7 @@ from tf1_train import (
     data,
     devices,
     graph,
-    lock,
     loop,
-    paths,
     prelude,
     report,
     signals,
@@ -59,8 +57,7 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
       TrainingDiverged: the loss became NaN or Inf (summary written first).
       RunFailed: out of memory or disk space (the last checkpoint is intact).
     """
-    paths.prepare_train_dir(cfg.run.train_dir)
-    with lock.hold(cfg.run.train_dir):
+    with prelude.writing_train_dir(cfg):
         return _run(cfg, gpus_found)
 
 
@@ -106,11 +103,7 @@ def build(cfg: Config, gpus_found: int | None, worker: graph.Worker | None = Non
     A cluster worker's plan puts its towers on its task and the variables
     on the parameter servers; it reads one shard of the training set.
     """
-    source = prelude.start(
-        cfg,
-        num_shards=worker.num_workers if worker else 1,
-        writes_train_dir=worker is None or cfg.cluster.is_chief,
-    )
+    source = prelude.start(cfg, num_shards=worker.num_workers if worker else 1)
     if gpus_found is None:
         gpus_found = devices.count_gpus()
     plan = devices.plan_devices(cfg.devices, gpus_found)

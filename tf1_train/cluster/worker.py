@@ -21,7 +21,7 @@ from typing import List, NamedTuple, Optional
 
 import tensorflow as tf
 
-from tf1_train import checkpoints, devices, graph, lock, loop, paths, signals, train
+from tf1_train import checkpoints, devices, graph, loop, prelude, signals, train
 from tf1_train.cluster import recovery, server, spec, sync, watchdog
 from tf1_train.config import ClusterConfig, Config
 from tf1_train.errors import ClusterError
@@ -56,8 +56,7 @@ def run(cfg: Config, gpus_found: Optional[int] = None) -> train.RunResult:
     """
     if not cfg.cluster.is_chief:
         return _run(cfg, gpus_found)
-    paths.prepare_train_dir(cfg.run.train_dir)
-    with lock.hold(cfg.run.train_dir):  # the chief is train_dir's one writer
+    with prelude.writing_train_dir(cfg):  # the chief is train_dir's one writer
         return _run(cfg, gpus_found)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from absl import app, flags
 
-from tf1_train import env, lock, models, paths
+from tf1_train import env, models
 from tf1_train import main as tf1_main
 from tf1_train.errors import UserError
 
@@ -45,6 +45,7 @@ def main(argv) -> None:
     tf.get_logger().setLevel("ERROR")
     if cfg.devices.log_device_placement:
         tf.debugging.set_log_device_placement(True)
+    from tf1_train import prelude
     from tf1_train.tf2 import models as tf2_models
 
     if tf1_main.F.route == "keras":
@@ -55,8 +56,7 @@ def main(argv) -> None:
     try:
         models.import_user_code(cfg, tf2=True)
         tf2_models.check_twin(cfg.model, cfg.tf2_model)
-        paths.prepare_train_dir(cfg.run.train_dir)
-        with lock.hold(cfg.run.train_dir):  # one writer per train_dir, as on the TF1 path
+        with prelude.writing_train_dir(cfg):  # one writer per train_dir, as on TF1
             run(cfg)
     except UserError as e:
         tf1_main.fail(str(e))
