@@ -26,6 +26,16 @@ def tf1_model(images, is_training, num_classes):
     return layers.dense(layers.flatten(net), num_classes, name="dense")
 
 
+def tf1_model_l2(images, is_training, num_classes):
+    """The same with weight decay on the conv kernel: 0.01 * tf.nn.l2_loss (sum/2)."""
+    decay = lambda w: 0.01 * tf.nn.l2_loss(w)  # noqa: E731
+    net = layers.conv2d(
+        images, 4, 3, strides=4, padding="same", kernel_regularizer=decay, name="conv"
+    )
+    net = tf.nn.relu(layers.batch_normalization(net, training=is_training, name="bn"))
+    return layers.dense(layers.flatten(net), num_classes, name="dense")
+
+
 def tf1_model_transposed(images, is_training, num_classes):
     """The same, its dense kernel stored [num_classes, inputs] (matmul transpose_b)."""
     net = layers.conv2d(images, 4, 3, strides=4, padding="same", name="conv")
@@ -37,11 +47,11 @@ def tf1_model_transposed(images, is_training, num_classes):
     return tf.matmul(net, kernel, transpose_b=True) + bias
 
 
-def keras_port(input_shape, num_classes, momentum=0.99, offset=0.0):
+def keras_port(input_shape, num_classes, momentum=0.99, offset=0.0, epsilon=1e-3):
     """The Keras 3 port a porter writes (Keras defaults: BN momentum 0.99, epsilon 1e-3)."""
     inputs = keras.Input(shape=input_shape)
     x = keras.layers.Conv2D(4, 3, strides=4, padding="same", name="conv")(inputs)
-    x = keras.layers.BatchNormalization(momentum=momentum, name="bn")(x)
+    x = keras.layers.BatchNormalization(momentum=momentum, epsilon=epsilon, name="bn")(x)
     x = keras.layers.Flatten()(keras.layers.ReLU()(x))
     x = keras.layers.Dense(num_classes, name="dense")(x)
     if offset:
@@ -61,3 +71,24 @@ def summed_loss(labels, logits):
     """Cross-entropy summed over the batch (where TF1 takes the mean)."""
     xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
     return tf.reduce_sum(xent)
+
+
+def keras_port_epsilon(input_shape, num_classes):
+    """Batch norm with tf_cnn_benchmarks' epsilon 1e-5 where the TF1 layer has 1e-3."""
+    return keras_port(input_shape, num_classes, epsilon=1e-5)
+
+
+def keras_port_dropout(input_shape, num_classes):
+    """A Dropout the TF1 model does not have."""
+    inputs = keras.Input(shape=input_shape)
+    x = keras.layers.Conv2D(4, 3, strides=4, padding="same", name="conv")(inputs)
+    x = keras.layers.BatchNormalization(name="bn")(x)
+    x = keras.layers.Dropout(0.5)(keras.layers.Flatten()(keras.layers.ReLU()(x)))
+    return keras.Model(inputs, keras.layers.Dense(num_classes, name="dense")(x), name="port")
+
+
+def global_batch_loss(labels, logits):
+    """``compute_average_loss`` given the global batch of two towers, where each
+    tower's loss is its own mean (a MirroredStrategy loop's per-replica loss)."""
+    xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    return tf.nn.compute_average_loss(xent, global_batch_size=2 * tf.shape(xent)[0])

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import ROOT
-from tf1_train.port import check, name_map
+from tf1_train.port import check, hints, name_map, spec
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -29,6 +29,11 @@ CASES = {
     "transposed": {**PORT, "model": f"{MODELS}:tf1_model_transposed"},
     "offset": {**PORT, "tf2": f"{MODELS}:keras_port_offset"},
     "summed": {**PORT, "tf2_loss": f"{MODELS}:summed_loss"},
+    "rmsprop": {**PORT, "optimizer": "rmsprop", "lr": 0.01},
+    "epsilon": {**PORT, "tf2": f"{MODELS}:keras_port_epsilon"},
+    "dropout": {**PORT, "tf2": f"{MODELS}:keras_port_dropout"},
+    "l2": {**PORT, "model": f"{MODELS}:tf1_model_l2"},
+    "towers": {**PORT, "towers": 2, "tf2_loss": f"{MODELS}:global_batch_loss"},
     "tutorial": {
         "model": f"{TUTORIAL}.model:inference",
         "tf2": f"{TUTORIAL}.model_keras:build_keras_model",
@@ -80,6 +85,11 @@ def test_a_keras_port_differs_only_in_the_moving_variance(out_dir):
         ("bn_momentum", "step", {"bn/moving_mean"}, "bn_momentum"),
         ("offset", "forward", {"logits"}, "logits_offset"),
         ("summed", "forward", {"loss"}, "loss_reduction"),
+        ("rmsprop", "step", {"conv/kernel", "conv/bias", "dense/kernel", "dense/bias"}, "rmsprop"),
+        ("epsilon", "forward", {"logits"}, "bn_epsilon"),
+        ("dropout", "forward", {"logits"}, "dropout"),
+        ("towers", "forward", {"loss"}, "average_loss_towers"),
+        ("l2", "forward", {"loss"}, "l2_regularization"),
     ],
 )
 def test_an_injected_fault_is_named_with_its_hint(out_dir, name, phase, tensors, hint):
@@ -95,6 +105,47 @@ def test_an_injected_fault_is_named_with_its_hint(out_dir, name, phase, tensors,
 def test_adam_hint_names_both_epsilons(out_dir):
     evidence = _report(out_dir, "adam", allow=["moving_variance"])["hints"][0]["evidence"]
     assert evidence == "Adam epsilon: TF1 1e-08, Keras 1e-07"
+
+
+def test_hints_read_both_sides_settings(out_dir):
+    """The evidence names what each side used, from the TF1 graph's own ops."""
+    evidence = {n: _report(out_dir, n, allow=["moving_variance"])["hints"] for n in CASES}
+    epsilon = "batch-norm epsilon: TF1 0.001, TF2 1e-05"
+    assert [h["evidence"] for h in evidence["epsilon"]] == [epsilon]
+    assert [h["evidence"] for h in evidence["dropout"]] == [
+        "the TF2 model has Dropout, the TF1 model none"
+    ]
+    (rms,) = evidence["rmsprop"]
+    assert "mean square starting at 1" in rms["evidence"] and "3.16 lr" in rms["evidence"]
+    assert [h["id"] for h in evidence["towers"]] == ["average_loss_towers"]
+    assert "0.5 x TF1's, 2 towers" in evidence["towers"][0]["evidence"]
+    (l2,) = evidence["l2"]
+    assert (
+        l2["evidence"].startswith("TF1 adds its own loss terms (") and "adds none" in l2["evidence"]
+    )
+    # asked about a forward row of the faithful port, neither hint speaks: both
+    # sides' batch norm uses 1e-3 and neither has dropout
+    case = spec.complete({**CASES["bn"], "id": "bn"})
+    tf1, tf2, info = check.load(case, out_dir)
+    forward = {"phase": "forward", "step": 0, "tensor": "logits"}
+    assert hints.find(forward, hints.Context(case, info, tf1, tf2)) == []
+    assert list(tf1["fwd:bn_epsilon"]) == [0.001] and int(tf1["fwd:dropout_layers"]) == 0
+
+
+def test_the_tf1_graphs_batch_norm_epsilons_and_dropout_layers_are_read():
+    import tensorflow as tf
+
+    from tf1_train.compat import layers
+    from tf1_train.port import sides
+
+    with tf.Graph().as_default() as g:
+        x = tf.zeros([4, 8, 8, 3])
+        x = layers.batch_normalization(x, epsilon=1e-5, training=True, name="bn1")
+        x = layers.batch_normalization(x, training=True, name="bn2")  # v1's 1e-3
+        x = layers.dropout(x, 0.5, training=True)
+        tf.nn.dropout(layers.flatten(x), rate=0.1)
+        facts = sides.graph_facts(g)
+    assert list(facts["fwd:bn_epsilon"]) == [1e-5, 1e-3] and int(facts["fwd:dropout_layers"]) == 2
 
 
 def test_bn_momentum_hint_recovers_both_momenta(out_dir):

@@ -45,19 +45,42 @@ def _offset(row, ctx):
     return None
 
 
+def _tf1_fact(ctx, key: str):
+    """What the TF1 side recorded of its graph (sides.graph_facts), or None
+    for files written before it did."""
+    return ctx.tf1[key] if key in ctx.tf1.files else None
+
+
 def _dropout(row, ctx):
-    if row["phase"] == "forward" and ctx.info.get("dropout"):
-        return (
-            "the TF2 model has Dropout: its masks are not TF1's (seed both, or compare with rate 0)"
-        )
+    if row["phase"] != "forward":
+        return None
+    tf1 = _tf1_fact(ctx, "fwd:dropout_layers")
+    n1 = None if tf1 is None else int(tf1)
+    if ctx.info.get("dropout"):
+        if n1 == 0:
+            return "the TF2 model has Dropout, the TF1 model none"
+        where = "" if n1 is None else f" (TF1 in {n1} layer(s))"
+        return f"both models drop out{where}: the masks differ (seed both, or compare at rate 0)"
+    if n1:
+        return f"the TF1 model draws dropout masks in {n1} layer(s); the TF2 model has none"
     return None
 
 
 def _bn_epsilon(row, ctx):
-    eps = sorted({b["epsilon"] for b in ctx.info.get("batch_norm", {}).values()})
-    if row["phase"] == "forward" and eps:
-        return f"the TF2 batch norm uses epsilon {eps}: is the TF1 one the same?"
-    return None
+    eps2 = sorted({b["epsilon"] for b in ctx.info.get("batch_norm", {}).values()})
+    tf1 = _tf1_fact(ctx, "fwd:bn_epsilon")
+    if row["phase"] != "forward" or not eps2:
+        return None
+    if tf1 is None or len(tf1) == 0:  # not a fused kernel: epsilon is not an attribute
+        return f"the TF2 batch norm uses epsilon {eps2}: is the TF1 one the same?"
+    eps1 = sorted(float(e) for e in tf1)
+    if np.allclose(eps1, eps2, rtol=1e-6) if len(eps1) == len(eps2) else False:
+        return None
+    return f"batch-norm epsilon: TF1 {_fmt(eps1)}, TF2 {_fmt(eps2)}"
+
+
+def _fmt(values) -> str:
+    return ", ".join(f"{v:g}" for v in values)
 
 
 def _loss_ratio(ctx) -> float:
@@ -112,9 +135,13 @@ def _rmsprop(row, ctx):
     c, opt = ctx.case, ctx.info.get("optimizer", {})
     if row["phase"] != "step" or c["optimizer"] != "rmsprop" or opt.get("kind") != "keras":
         return None
-    r = c["rules"]
-    tf1 = f"decay {r.get('rmsprop_decay', 0.9)}, epsilon {r.get('rmsprop_epsilon', 1e-10)}"
-    return f"RMSProp: TF1 {tf1}; Keras rho {opt.get('rho')}, epsilon {opt.get('epsilon')}"
+    r, rho = c["rules"], float(opt.get("rho", 0.9))
+    tf1 = f"decay {r.get('rmsprop_decay', 0.9)}, epsilon {r.get('rmsprop_epsilon', 1e-10):g}"
+    return (
+        f"RMSProp: TF1 {tf1}, mean square starting at 1; Keras rho {rho:g}, epsilon "
+        f"{opt.get('epsilon')}, starting at 0: Keras' first update is lr/sqrt(1 - rho) = "
+        f"{1 / np.sqrt(1 - rho):.3g} lr on every weight, whatever its gradient"
+    )
 
 
 def _moved(row, ctx):

@@ -136,12 +136,33 @@ def _forward_tf1(cfg, num_classes: int, initial: Dict, images, labels, scale: fl
                 if var.op.name in initial:
                     var.load(initial[var.op.name], sess)
             out = sess.run({"logits": logits, "data": data, "own": own_sum, "grads": grads})
+        facts = graph_facts(tf.compat.v1.get_default_graph())
     found = {f"grad:{p.op.name}": g for p, g in zip(params, out["grads"]) if g is not None}
     return {
         "fwd:logits": out["logits"],
         "fwd:data_loss": out["data"],
         "fwd:own_losses": out["own"],
+        **facts,
         **found,
+    }
+
+
+def graph_facts(graph) -> Dict[str, np.ndarray]:
+    """What the hints compare with the TF2 side (port/hints.py): the epsilons
+    of the fused batch-norm ops, and how many dropout layers draw masks
+    (random ops inside a ``dropout`` name scope)."""
+    eps, dropout = set(), set()
+    for op in graph.get_operations():
+        if op.type.startswith("FusedBatchNorm") and "Grad" not in op.type:
+            eps.add(float(f"{op.get_attr('epsilon'):.7g}"))  # a float32 attribute
+        parts = op.name.split("/")
+        if "Random" in op.type:
+            scopes = [i for i, part in enumerate(parts) if part.startswith("dropout")]
+            if scopes:
+                dropout.add("/".join(parts[: scopes[-1] + 1]))
+    return {
+        "fwd:bn_epsilon": np.array(sorted(eps), np.float64),
+        "fwd:dropout_layers": np.int32(len(dropout)),
     }
 
 
