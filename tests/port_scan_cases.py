@@ -234,6 +234,41 @@ CASES: List[Case] = [
         TF + "m = tf.reduce_mean(x, axis=1, keep_dims=True)  # expect: renamed-args\n",
         V1 + "m = tf.reduce_mean(x, axis=1, keep_dims=True)\n",
     ),
+    Case(
+        "amp-graph-rewrite",
+        TF + "opt = tf.train.experimental.enable_mixed_precision_graph_rewrite(opt)"
+        "  # expect: amp-graph-rewrite\n",
+        TF + "opt = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)\n",
+    ),
+    Case(
+        "v1-loss-scale",
+        TF + "scale = tf.compat.v1.mixed_precision.DynamicLossScale()  # expect: v1-loss-scale\n"
+        "opt = tf.train.experimental.MixedPrecisionLossScaleOptimizer(opt, scale)"
+        "  # expect: v1-loss-scale\n",
+        "import keras\nopt = keras.optimizers.LossScaleOptimizer(opt)\n",
+    ),
+    Case(
+        "keras2-mixed-precision",
+        TF + "from tensorflow.keras.mixed_precision import experimental as mp\n"
+        "mp.set_policy(mp.Policy('mixed_float16'))  # expect: keras2-mixed-precision\n",
+        "import keras\nkeras.mixed_precision.set_global_policy('mixed_float16')\n",
+    ),
+    Case(
+        "keras2-loss-scale",
+        TF + "opt = tf.keras.mixed_precision.LossScaleOptimizer(sgd, dynamic=False)"
+        "  # expect: keras2-loss-scale\n"
+        "scaled = opt.get_scaled_loss(loss)  # expect: keras2-loss-scale\n"
+        "grads = opt.get_unscaled_gradients(g)  # expect: keras2-loss-scale\n",
+        "import keras\nopt = keras.optimizers.LossScaleOptimizer(sgd, dynamic_growth_steps=1000)\n"
+        "scaled = opt.scale_loss(loss)\n",
+    ),
+    Case(
+        "amp-env-var",
+        "import os\nos.environ['TF_ENABLE_AUTO_MIXED_PRECISION'] = '1'  # expect: amp-env-var\n"
+        "os.environ.setdefault('TF_ENABLE_AUTO_MIXED_PRECISION_GRAPH_REWRITE', '1')"
+        "  # expect: amp-env-var\n",
+        "import os\nos.environ['TF_ENABLE_ONEDNN_OPTS'] = '1'\n",
+    ),
 ]
 
 # What tf_upgrade_v2 gets wrong, line by line (test_port_scan.py::test_tf_upgrade_v2_blind_spots).

@@ -130,6 +130,15 @@ RENAMED_ARGS: Dict[str, Dict[str, str]] = {
 }
 
 
+LOSS_SCALE_OPTIMIZERS = tuple(
+    p + m + ".LossScaleOptimizer"
+    for p in ("tensorflow.keras.", "keras.")
+    for m in ("mixed_precision", "optimizers")
+)
+KERAS2_LOSS_SCALE_METHODS = ("get_scaled_loss", "get_unscaled_gradients")
+AMP_VARIABLE = "TF_ENABLE_AUTO_MIXED_PRECISION"  # and its _GRAPH_REWRITE, _LOSS_SCALING kin
+
+
 class Program(NamedTuple):
     eager_off: bool  # disable_eager_execution or disable_v2_behavior() somewhere
     v1_shapes: bool  # disable_v2_behavior() / disable_v2_tensorshape(): Dimension objects
@@ -170,9 +179,16 @@ def call_findings(
     for node in ast.walk(tree):
         if _is_dimension_value(node):
             yield node, "dimension-value", ast.unparse(node), {}
+        if isinstance(node, ast.Constant) and str(node.value).startswith(AMP_VARIABLE):
+            yield node, "amp-env-var", repr(node.value), {}
         if not isinstance(node, ast.Call):
             continue
-        path = resolve(node.func)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in KERAS2_LOSS_SCALE_METHODS:
+            yield node, "keras2-loss-scale", ast.unparse(func) + "(...)", {}
+        path = resolve(func)
+        if path in LOSS_SCALE_OPTIMIZERS and any(kw.arg == "dynamic" for kw in node.keywords):
+            yield node, "keras2-loss-scale", ast.unparse(func) + "(dynamic=...)", {}
         if path == "tensorflow.device" and node.args:
             arg = node.args[0]
             arg_path = resolve(arg.func) if isinstance(arg, ast.Call) else resolve(arg)

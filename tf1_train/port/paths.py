@@ -88,6 +88,37 @@ NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
         ),
         True,
     ),
+    (
+        "amp-graph-rewrite",
+        tuple(
+            m + ".enable_mixed_precision_graph_rewrite"
+            for m in ("train.experimental", "mixed_precision")
+        ),
+        True,
+    ),
+    (
+        "v1-loss-scale",
+        tuple(
+            f"{m}.{n}"
+            for m in (
+                "train.experimental",
+                "mixed_precision",
+                "mixed_precision.experimental",
+            )
+            for n in (
+                "MixedPrecisionLossScaleOptimizer",
+                "LossScale",
+                "DynamicLossScale",
+                "FixedLossScale",
+            )
+        ),  # fmt: skip
+        True,
+    ),
+    (
+        "keras2-mixed-precision",
+        ("tensorflow.keras.mixed_precision.experimental", "keras.mixed_precision.experimental"),
+        False,
+    ),
     ("moving-average", ("tensorflow.train.ExponentialMovingAverage",), False),
     ("moving-average", ("train.ExponentialMovingAverage",), True),
     (

@@ -49,6 +49,9 @@ ROW_EAGER = "placeholders and sessions in eager mode"
 ROW_RENAMES = "TF1 names outside `tf.compat.v1`"
 ROW_ARGS = "renamed arguments"
 ROW_HOROVOD = "Horovod"
+ROW_AMP = "`TF_ENABLE_AUTO_MIXED_PRECISION`"
+ROW_LOSS_SCALE = "`MixedPrecisionLossScaleOptimizer(opt, DynamicLossScale())`"
+ROW_KERAS2_MIXED = "`tf.keras.mixed_precision.experimental.*`"
 
 
 class Rule(NamedTuple):
@@ -233,6 +236,53 @@ _rule(
     "renames to tf.compat.v1.train.* (for exponential_decay it also suggests "
     "tf.keras.optimizers.schedules, INFO)",
     ROW_DECAY,
+)
+_rule(
+    "amp-graph-rewrite",
+    WORKS,
+    "none needed as tf.compat.v1.mixed_precision.enable_mixed_precision_graph_rewrite(opt) "
+    "with a tf.compat.v1.train optimizer (a Keras 3 optimizer raises ValueError); Grappler "
+    "rewrites to float16 on NVIDIA GPUs only, a CPU graph stays float32 (--precision=bf16 "
+    "is the CPU route); code that calls tf.gradients itself must unscale the gradients",
+    "renames tf.train.experimental.* to tf.compat.v1.train.experimental.*",
+    ROW_AMP,
+)
+_rule(
+    "v1-loss-scale",
+    WORKS,
+    "none needed under tf.compat.v1.mixed_precision in a v1 graph; in TF 2, "
+    "keras.optimizers.LossScaleOptimizer(opt): dynamic only, no floor at 1, and neither "
+    "counts skipped steps",
+    "renames tf.train.experimental.* and tf.mixed_precision.experimental.* to tf.compat.v1.*",
+    ROW_LOSS_SCALE,
+)
+_rule(
+    "keras2-mixed-precision",
+    BREAKS,
+    "keras.mixed_precision.set_global_policy('mixed_float16' or 'mixed_bfloat16') and "
+    "keras.optimizers.LossScaleOptimizer(opt) (no loss_scale argument: dynamic from 2**15): "
+    "Keras 3 has no mixed_precision.experimental",
+    LEAVES,
+    ROW_KERAS2_MIXED,
+)
+_rule(
+    "keras2-loss-scale",
+    BREAKS,
+    "Keras 3's LossScaleOptimizer has scale_loss(loss) and no get_scaled_loss / "
+    "get_unscaled_gradients: its apply_gradients divides by the scale and skips a "
+    "non-finite step itself; dynamic=False raises (set loss_scale_factor on the inner "
+    "optimizer for a fixed scale)",
+    LEAVES,
+    ROW_KERAS2_MIXED,
+)
+_rule(
+    "amp-env-var",
+    CHANGES,
+    "TensorFlow 2.21 never reads TF_ENABLE_AUTO_MIXED_PRECISION (NVIDIA's TF1 containers "
+    "did): the run stays float32 with no message; wrap the optimizer with "
+    "tf.compat.v1.mixed_precision.enable_mixed_precision_graph_rewrite, or --precision=fp16",
+    LEAVES,
+    ROW_AMP,
 )
 _rule(
     "disable-v2-behavior",
