@@ -72,6 +72,8 @@ def test_the_tutorial_trains_resumes_and_exports_for_tf2(tmp_path):
     first = _run(["--train_steps=2", f"--train_dir={ps}"])
     assert "loss per tower: softmax cross-entropy + 2 'losses' collection term(s)" in first.stdout
     assert "tower 1 -> /device:CPU:1" in first.stdout
+    # the tutorial's activation summaries: 5 layers x (histogram, sparsity), tower 0's written
+    assert "model summaries: 10 op(s) in tower 0's SUMMARIES collection, written" in first.stdout
     resumed = _run(["--train_steps=4", f"--train_dir={ps}"])
     assert "resuming from" in resumed.stdout and "(global step 2)" in resumed.stdout
     assert _summary(ps)["global_step"] == 4 and _summary(ps)["model"] == MODEL

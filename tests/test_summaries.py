@@ -1,5 +1,6 @@
 """TensorBoard event files, read back with TensorBoard's own event reader."""
 
+import pytest
 from tensorboard.backend.event_processing import event_accumulator as ea
 
 from tests.conftest import small_config
@@ -52,3 +53,39 @@ def test_summary_verbosity_two_adds_histograms_and_zero_writes_nothing(tmp_path)
     )
     train.run(small_config(tmp_path / "v0", steps=2, summary_verbosity=0), gpus_found=0)
     assert not list((tmp_path / "v0").glob("events.out.tfevents.*"))
+
+
+MODEL = "tests.user_models.summarized:build"
+
+
+@pytest.mark.parametrize("mode", ["parameter_server", "replicated"])
+def test_the_models_own_summaries_are_written_from_tower_0(tmp_path, capsys, mode):
+    cfg = small_config(
+        tmp_path, model=MODEL, towers=2, batch=8, steps=4, save_summary_steps=2,
+        variable_update=mode,
+    )  # fmt: skip
+    train.run(cfg, gpus_found=0)
+    assert (
+        "model summaries: 2 op(s) in tower 0's SUMMARIES collection, written every "
+        "--save_summary_steps; the other towers' 2 are not written" in capsys.readouterr().out
+    )
+    acc = _events(tmp_path)
+    (hist,) = acc.Tags()["histograms"]
+    sparsity = [t for t in acc.Tags()["scalars"] if t.endswith("sparsity")]
+    assert hist.endswith("tower_0/hidden/activations") and len(sparsity) == 1
+    assert "tower_0/" in sparsity[0]
+    assert [e.step for e in acc.Histograms(hist)] == [2, 4]
+    assert _steps(acc, sparsity[0]) == [2, 4]
+    for event in acc.Histograms(hist):
+        # one tower's batch of 8 x 12 ReLU activations, not both towers'
+        assert event.histogram_value.num == 8 * 12 and event.histogram_value.min >= 0
+    zero = [e.value for e in acc.Scalars(sparsity[0])]
+    assert all(0 <= z <= 1 for z in zero)
+
+
+def test_unwritten_model_summaries_are_said_to_be_unwritten(tmp_path, capsys):
+    cfg = small_config(tmp_path, model=MODEL, steps=2, summary_verbosity=0)
+    train.run(cfg, gpus_found=0)
+    out = capsys.readouterr().out
+    assert "model summaries: 2 op(s) in tower 0's SUMMARIES collection, not written" in out
+    assert "(--summary_verbosity=0)" in out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import tensorflow as tf
 
@@ -50,6 +50,10 @@ class TrainGraph(NamedTuple):
     loss_terms: Optional[towers.LossTerms] = None  # tower 0's, for the start-up line
     precision: precisionlib.Precision = precisionlib.FP32
     loss_scale_state: Optional[Dict[str, tf.Tensor]] = None  # 'loss_scale', 'skipped_steps'
+    # The model's own summary ops (SUMMARIES collection): tower 0's are written
+    # (as the multi-GPU tutorials kept one tower's); the others' only counted.
+    model_summaries: Tuple[tf.Tensor, ...] = ()
+    other_tower_summaries: int = 0
 
 
 class Worker(NamedTuple):
@@ -166,6 +170,8 @@ def build(
             sync=sync_ops,
             precision=precision,
             loss_scale_state=precisionlib.state(precision),
+            model_summaries=built[0].summaries,
+            other_tower_summaries=sum(len(t.summaries) for t in built[1:]),
         )
 
 

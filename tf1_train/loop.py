@@ -253,8 +253,8 @@ class TrainLoop:
         fetches = {"train": self.g.train_op, "loss": self.g.loss, "lr": self.g.learning_rate}
         if self.role.shared_step is not None:
             fetches["step"] = self.role.shared_step
-        if self.writer.histograms is not None and self._summary_due(step - 1, step):
-            fetches["histograms"] = self.writer.histograms
+        if self.writer.summary_op is not None and self._summary_due(step - 1, step):
+            fetches["summaries"] = self.writer.summary_op
         return fetches
 
     def _step(self, done: int, prev: int):
@@ -277,8 +277,8 @@ class TrainLoop:
         step = int(out["step"]) if "step" in out else prev + 1
         if metadata is not None:
             self._use_metadata(metadata, step, profile, partitions)
-        if "histograms" in out:
-            self.writer.serialized(step, out["histograms"])
+        if "summaries" in out:
+            self.writer.serialized(step, out["summaries"])
         return float(out["loss"]), float(out["lr"]), step
 
     def _use_metadata(self, metadata, step: int, profile: bool, partitions: bool) -> None:

@@ -145,7 +145,8 @@ flags.DEFINE_integer("save_summary_steps", 100, "TensorBoard summary cadence, in
 flags.DEFINE_integer(
     "summary_verbosity",
     1,
-    "TensorBoard events: 0 none; 1 scalars, graph, one step's run metadata; 2 also histograms.",
+    "TensorBoard events: 0 none; 1 scalars, graph, run metadata, the model's own summaries; "
+    "2 also histograms.",
 )
 flags.DEFINE_integer("eval_every", 0, "Evaluate on the test split every N steps (0: end only).")
 flags.DEFINE_string("trace_file", None, "Write a Chrome trace of one step here.")

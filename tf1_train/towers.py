@@ -58,6 +58,7 @@ class Tower(NamedTuple):
     update_ops: List[tf.Operation]  # from UPDATE_OPS, in this tower's scope
     moving_stats: List[MovingStat]  # batch statistics its batch-norm layers recorded
     terms: Optional[LossTerms] = None
+    summaries: Tuple[tf.Tensor, ...] = ()  # the model's own, from SUMMARIES in this tower's scope
 
 
 def build_towers(
@@ -150,8 +151,9 @@ def _loss_and_gradients(
     scaled = precisionlib.scaled(loss, precision)  # the loss itself without loss scaling
     grads = v1.gradients(scaled, params, colocate_gradients_with_ops=True)
     updates = v1.get_collection(v1.GraphKeys.UPDATE_OPS, scope=scope)
+    own_summaries = tuple(v1.get_collection(v1.GraphKeys.SUMMARIES, scope=scope))
     terms = LossTerms(data, regularization, collected, decay)
-    return Tower(device, loss, list(zip(grads, params)), updates, [], terms)
+    return Tower(device, loss, list(zip(grads, params)), updates, [], terms, own_summaries)
 
 
 def _weight_decay(weight_decay: float, params, own_terms) -> tf.Tensor:

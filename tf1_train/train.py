@@ -154,10 +154,19 @@ def open_writer(
     """The TensorBoard writer of a (re)started run, once the model is
     restored: says where it resumed from and marks the restart in the events
     so TensorBoard drops the steps a crashed run wrote after that point."""
-    histograms = None
+    ops = list(g.model_summaries) if verbosity >= 1 else []
     if verbosity >= 2:
-        histograms = summaries.build_histograms(g.graph, g.model_variables)
-    writer = summaries.EventWriter(cfg.run.train_dir, g.graph, verbosity, histograms)
+        ops += summaries.build_histograms(g.graph, g.model_variables)
+    if g.model_summaries:
+        chief = verbosity > 0 or cfg.run.summary_verbosity == 0
+        print(
+            summaries.describe_model_summaries(
+                len(g.model_summaries), g.other_tower_summaries, verbosity, chief
+            ),
+            flush=True,
+        )
+    op = summaries.merged(g.graph, ops)
+    writer = summaries.EventWriter(cfg.run.train_dir, g.graph, verbosity, op)
     if restored.path:
         print(f"resuming from {restored.path} (global step {restored.step})", flush=True)
         writer.restarted(restored.step)

@@ -25,7 +25,10 @@ Model contract (``--model=examples.cifar10_tutorial.model:inference``):
 - ``is_training`` is unused: the model has no dropout or batch norm. It is
   part of the signature because other models need it;
 - returns unscaled logits ``[batch, num_classes]``; the trainer applies the
-  softmax cross-entropy.
+  softmax cross-entropy;
+- summaries the tutorial's way: a histogram of each layer's activations and
+  the fraction that is zero (``tf.compat.v1.summary``, the ``SUMMARIES``
+  collection); tf1_train writes tower 0's every ``--save_summary_steps``.
 
 Variables (TF1 checkpoint names): ``conv1/weights``, ``conv1/biases``,
 ``conv2/...``, ``local3/...``, ``local4/...``, ``softmax_linear/...``.
@@ -110,6 +113,14 @@ def _local(
         return tf.add(tf.matmul(x, weights), _biases(units, bias), name=scope)
 
 
+def _activation_summary(x: tf.Tensor, layer: str) -> None:
+    """The tutorial's: a histogram of a layer's activations and the fraction
+    that is zero. The tag is the summary's full name scope, ``tower_0/``
+    included: tf1_train writes tower 0's and counts the others'."""
+    tf.compat.v1.summary.histogram(layer + "/activations", x)
+    tf.compat.v1.summary.scalar(layer + "/sparsity", tf.nn.zero_fraction(x))
+
+
 def _pool(x: tf.Tensor, name: str) -> tf.Tensor:
     return tf.nn.max_pool2d(x, ksize=3, strides=2, padding="SAME", name=name)
 
@@ -122,13 +133,19 @@ def inference(images: tf.Tensor, is_training: bool, num_classes: int) -> tf.Tens
     """
     del is_training  # no dropout or batch norm: training and evaluation agree
     x = _conv_relu(images, "conv1", 64, bias=0.0)
+    _activation_summary(x, "conv1")
     x = tf.nn.local_response_normalization(_pool(x, "pool1"), name="norm1", **LRN_PARAMS)
     x = _conv_relu(x, "conv2", 64, bias=0.1)
+    _activation_summary(x, "conv2")
     x = _pool(tf.nn.local_response_normalization(x, name="norm2", **LRN_PARAMS), "pool2")
     flat = tf.reshape(x, [-1, x.shape[1:].num_elements()])
     x = tf.nn.relu(_local(flat, "local3", 384, 0.04, WEIGHT_DECAY, bias=0.1))
+    _activation_summary(x, "local3")
     x = tf.nn.relu(_local(x, "local4", 192, 0.04, WEIGHT_DECAY, bias=0.1))
-    return _local(x, "softmax_linear", num_classes, 1 / 192.0, None, bias=0.0)
+    _activation_summary(x, "local4")
+    logits = _local(x, "softmax_linear", num_classes, 1 / 192.0, None, bias=0.0)
+    _activation_summary(logits, "softmax_linear")
+    return logits
 
 
 def preprocess(
