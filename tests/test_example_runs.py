@@ -12,6 +12,8 @@ import sys
 
 import numpy as np
 import pytest
+import tensorflow as tf
+from tensorboard.backend.event_processing import event_accumulator as ea
 
 from tests.conftest import ROOT, run_cli
 from tests.data_files import write_cifar10
@@ -98,8 +100,15 @@ def test_the_tutorial_trains_resumes_and_exports_for_tf2(tmp_path):
     )
 
     twin = tmp_path / "tf2"
-    _run(["--train_steps=2", f"--tf2_model={TWIN}", f"--train_dir={twin}"], "tf1_train.tf2.main")
+    args = ["--train_steps=2", "--save_summary_steps=1", f"--tf2_model={TWIN}"]
+    _run([*args, f"--train_dir={twin}"], "tf1_train.tf2.main")
     assert _summary(twin)["global_step"] == 2
+    # the twin's own tf.summary calls, recorded at each due step from the first replica
+    acc = ea.EventAccumulator(str(twin), size_guidance={ea.TENSORS: 0}).Reload()
+    assert [e.step for e in acc.Tensors("conv1/sparsity")] == [1, 2]
+    for event in acc.Tensors("conv1/activations"):
+        buckets = tf.make_ndarray(event.tensor_proto)  # (left, right, count) rows
+        assert buckets[:, 2].sum() == 8 * 24 * 24 * 64  # one replica's batch of 8
 
 
 @pytest.mark.parametrize("sync", [False, True])

@@ -15,7 +15,11 @@ the TF2 counterpart of ``model.inference``:
   ``inference`` computes (``training`` is unused, as ``is_training`` there);
 - ``extra_losses() -> [float32 scalar]``: the terms ``inference`` puts in the
   ``'losses'`` collection, in the same order: ``0.004 * l2_loss`` of
-  ``local3/weights`` then ``local4/weights``.
+  ``local3/weights`` then ``local4/weights``;
+- the activation summaries of ``inference`` as TF 2 ``tf.summary`` calls
+  (``<layer>/activations``, ``<layer>/sparsity``): recorded when a default
+  writer is recording (tf1_train's TF2 loop sets one every
+  ``--save_summary_steps``), no-ops otherwise.
 
 No ``tf.compat.v1`` and no tf1_train import: this runs eagerly or under
 ``tf.function``, and under a distribution strategy's scope.
@@ -64,7 +68,7 @@ class Cifar10Tutorial(tf.Module):
 
     def _conv(self, x: tf.Tensor, scope: str) -> tf.Tensor:
         conv = tf.nn.conv2d(x, self.by_name[f"{scope}/weights"], 1, padding="SAME")
-        return tf.nn.relu(tf.nn.bias_add(conv, self.by_name[f"{scope}/biases"]))
+        return _summarized(tf.nn.relu(tf.nn.bias_add(conv, self.by_name[f"{scope}/biases"])), scope)
 
     def _local(self, x: tf.Tensor, scope: str) -> tf.Tensor:
         return tf.matmul(x, self.by_name[f"{scope}/weights"]) + self.by_name[f"{scope}/biases"]
@@ -76,9 +80,9 @@ class Cifar10Tutorial(tf.Module):
         x = self._conv(x, "conv2")
         x = _pool(tf.nn.local_response_normalization(x, **LRN_PARAMS))
         x = tf.reshape(x, [-1, x.shape[1:].num_elements()])
-        x = tf.nn.relu(self._local(x, "local3"))
-        x = tf.nn.relu(self._local(x, "local4"))
-        return self._local(x, "softmax_linear")
+        x = _summarized(tf.nn.relu(self._local(x, "local3")), "local3")
+        x = _summarized(tf.nn.relu(self._local(x, "local4")), "local4")
+        return _summarized(self._local(x, "softmax_linear"), "softmax_linear")
 
     def extra_losses(self) -> List[tf.Tensor]:
         """The weight-decay terms, as the TF1 model adds them to ``'losses'``."""
@@ -86,6 +90,14 @@ class Cifar10Tutorial(tf.Module):
             tf.multiply(tf.nn.l2_loss(self.by_name[f"{scope}/weights"]), WEIGHT_DECAY)
             for scope in _DECAYED
         ]
+
+
+def _summarized(x: tf.Tensor, layer: str) -> tf.Tensor:
+    """The TF1 model's activation summaries, in TF 2: the same tags but the
+    tower prefix (only the first replica records)."""
+    tf.summary.histogram(layer + "/activations", x)
+    tf.summary.scalar(layer + "/sparsity", tf.nn.zero_fraction(x))
+    return x
 
 
 def _pool(x: tf.Tensor) -> tf.Tensor:

@@ -7,10 +7,18 @@ protos through a ``FileWriter``. Here the same values go through
 moves from one path to the other continues the same curves in TensorBoard.
 (TF2 scalars are stored as tensor summaries: TensorBoard's event reader
 returns them from ``Tensors(tag)``, not ``Scalars(tag)``.)
+
+``tf.summary.*`` calls inside a user's TF2 model (``--tf2_model``) write
+only under a default writer: the training steps run under this one, its
+step the global step the step ends at, recording every
+``--save_summary_steps``, as TF1 fetches the model's own summary ops.
+Under a distribution strategy TensorFlow records them from the first
+replica only, as TF1 keeps tower 0's.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Dict
 
 import tensorflow as tf
@@ -31,6 +39,17 @@ class ScalarWriter:
 
     def due(self, step: int) -> bool:
         return self._writer is not None and self.every > 0 and step % self.every == 0
+
+    def recording(self, due: tf.Variable):
+        """The context the training steps run in: they record while ``due``
+        (int64) holds a step, the global step the running step ends at, and
+        not while it holds -1."""
+        if self._writer is None:
+            return contextlib.nullcontext()
+        stack = contextlib.ExitStack()
+        stack.enter_context(self._writer.as_default(step=due))
+        stack.enter_context(tf.summary.record_if(lambda: due > 0))
+        return stack
 
     def scalars(self, step: int, values: Dict[str, float]) -> None:
         if self._writer is None:

@@ -168,12 +168,36 @@ def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None):
     ls = trainer.loss_scale
     progress = Progress(cfg, start, writer, ls.values if ls is not None else None)
     lr = lambda: float(optim.learning_rate(cfg.optimizer, trainer.optimizer.step))  # noqa: E731
+    # The model's own tf.summary calls record under the writer (summaries.py)
+    # on the steps that are due: only then does ``due`` hold a step (> 0), so
+    # the loop assigns it twice per --save_summary_steps, not every step.
+    due = tf.Variable(-1, dtype=tf.int64, trainable=False, name="summary_step")
+    held = -1
+    with writer.recording(due) if writer else contextlib.nullcontext():
+        for images, labels in _batches(trainer, cfg, source, start, progress.todo):
+            step = progress.start + len(progress.losses) + 1
+            want = step if writer is not None and writer.due(step) else -1
+            if want != held:
+                due.assign(want)
+                held = want
+            progress.step_done(float(_train(trainer, cfg)(images, labels)), lr)
+    return progress.losses, progress.meter
+
+
+def _train(trainer: Trainer, cfg: Config):
+    """The step function: synthetic batches already live on the replicas."""
+    return trainer.steps.train_on_replicas if cfg.data.use_synthetic_data else trainer.steps.train
+
+
+def _batches(trainer: Trainer, cfg: Config, source, start: int, todo: int):
+    """The training batches: one synthetic batch on the replicas, reused, or
+    the input pipeline from ``start``."""
     if cfg.data.use_synthetic_data:
         batch = steps.synthetic_batches(
             trainer.strategy, cfg.data.batch_size, source, cfg.data.seed, trainer.preprocess
         )
-        for _ in range(progress.todo):
-            progress.step_done(float(trainer.steps.train_on_replicas(*batch)), lr)
+        for _ in range(todo):
+            yield batch
     else:
         global_batch = cfg.data.batch_size * cfg.devices.num_towers
         ds = pipeline.train_dataset(
@@ -184,9 +208,7 @@ def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None):
             augment=data.augments(cfg.data),
             preprocess=trainer.preprocess,
         )
-        for images, labels in ds.take(progress.todo):
-            progress.step_done(float(trainer.steps.train(images, labels)), lr)
-    return progress.losses, progress.meter
+        yield from ds.take(todo)
 
 
 def evaluate(trainer: Trainer, source) -> float:
