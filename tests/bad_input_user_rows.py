@@ -92,6 +92,12 @@ USER_CODE = [
         "returned a list, not a tensor",
     ),
     Bad(
+        "model makes a placeholder",
+        [f"--model={_UM}.bad:feeds_keep_prob"],
+        f"--model={_UM}.bad:feeds_keep_prob: makes placeholder 'keep_prob' (float32) (at ",
+        "which nothing feeds",
+    ),
+    Bad(
         "model syntax",
         ["--model=tests.user_models.tiny"],
         "--model=tests.user_models.tiny",

@@ -9,3 +9,11 @@ def raises(images, is_training, num_classes):
 
 def returns_a_list(images, is_training, num_classes):
     return [tf.zeros([1, num_classes])]
+
+
+def feeds_keep_prob(images, is_training, num_classes):
+    """The classic TF1 MNIST pattern: a placeholder the training loop fed."""
+    keep_prob = tf.compat.v1.placeholder(tf.float32, name="keep_prob")
+    x = tf.reshape(images, [-1, int(images.shape[1:].num_elements())])
+    w = tf.compat.v1.get_variable("w", [int(x.shape[-1]), num_classes])
+    return tf.matmul(tf.nn.dropout(x, rate=1 - keep_prob), w)

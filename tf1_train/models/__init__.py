@@ -114,6 +114,8 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
     def call(*args):
         import tensorflow as tf
 
+        graph = tf.compat.v1.get_default_graph()
+        before = len(graph.get_operations())
         try:
             out = fn(*args)
         except UserError:
@@ -122,9 +124,29 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
             raise UserError(f"--{flag}={flag_value}: {describe_failure(e)}") from None
         if not isinstance(out, (tf.Tensor, tf.Variable)):
             raise UserError(f"--{flag}={flag_value}: returned a {type(out).__name__}, not a tensor")
+        _refuse_placeholders(graph.get_operations()[before:], f"--{flag}={flag_value}")
         return out
 
     return call
+
+
+def _refuse_placeholders(ops, what: str) -> None:
+    """A TF1 script fed its placeholders (``keep_prob``, ``is_training``) in
+    ``feed_dict``; nothing feeds one made inside the model, so the first
+    step would fail deep in TensorFlow. Say so before anything runs."""
+    fed = [op for op in ops if op.type == "Placeholder"]
+    if not fed:
+        return
+    op = fed[0]
+    mine = [f for f in op.traceback if "site-packages" not in f[0] and "/tf1_train/" not in f[0]]
+    where = f" (at {mine[-1][0]}:{mine[-1][1]})" if mine else ""
+    name = op.name.split("/")[-1]
+    raise UserError(
+        f"{what}: makes placeholder {name!r} ({op.get_attr('dtype').name}){where}, which "
+        "nothing feeds: the model is called as fn(images, is_training, num_classes); derive "
+        "the value from is_training (e.g. keep_prob = 0.5 if is_training else 1.0) or use "
+        "tf.compat.v1.placeholder_with_default(value, shape)"
+    )
 
 
 def describe_failure(error: Exception) -> str:
