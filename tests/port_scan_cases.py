@@ -199,7 +199,40 @@ CASES: List[Case] = [
         "    pass\nwith tf.device(place):  # expect: device-function\n    pass\n"
         "with tf.device(lambda op: '/cpu:0'):  # expect: device-function\n    pass\n",
         TF + "with tf.compat.v1.device(setter):\n    pass\n"
-        "with tf.device('/gpu:%d' % i):\n    pass\n",
+        "with tf.device('/gpu:%d' % i):\n    pass\n"
+        # a method's name reused for the string it returns (tf-slim's model_deploy)
+        "class Deploy:\n    def clone_device(self, i):\n        return '/gpu:%d' % i\n"
+        "clone_device = Deploy().clone_device(0)\nwith tf.device(clone_device):\n    pass\n",
+    ),
+    Case(
+        "variable-op-type",
+        "def ps_chooser(op):\n"
+        "    if op.type in ['Variable', 'VariableV2']:  # expect: variable-op-type\n"
+        "        return '/job:ps/task:0'\n"
+        "    return '/job:ps/task:1' if op.node_def.op.startswith('Variable') else ''"
+        "  # expect: variable-op-type\n",
+        "def ps_chooser(op):\n"
+        "    if op.type in ('Variable', 'VariableV2', 'VarHandleOp'):\n"
+        "        return '/job:ps/task:0'\n    return op.device\n"
+        "kind = 'Variable'\n",
+    ),
+    Case(
+        "xent-positional",
+        TF + "xent = tf.nn.softmax_cross_entropy_with_logits(scores, onehot)"
+        "  # expect: xent-positional\n"
+        "bce = tf.compat.v1.nn.sigmoid_cross_entropy_with_logits(scores, targets)"
+        "  # expect: xent-positional\n",
+        TF + "xent = tf.nn.softmax_cross_entropy_with_logits(labels=onehot, logits=scores)\n"
+        "ids = tf.nn.sparse_softmax_cross_entropy_with_logits(ids, logits=scores)\n",
+    ),
+    Case(
+        "unknown-name",
+        TF + "writer = tf.train.SummaryWriter(logdir)  # expect: unknown-name\n"
+        "tf.compat.v1.scalar_summary('loss', loss)  # expect: unknown-name\n"
+        "from tensorflow.examples.tutorials.mnist import input_data  # expect: unknown-name\n",
+        TF + "writer = tf.compat.v1.summary.FileWriter(logdir)\ntf.compat.v1.app.flags.FLAGS\n"
+        "opts = tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE)\n"
+        "from tensorflow.python.ops import array_ops\n",
     ),
     Case(
         "eager-placeholder",

@@ -19,6 +19,8 @@ from tf1_train.port.rules import (
     ROW_KERAS_IN_V1,
     ROW_SUMMARY,
     ROW_TF_KERAS,
+    ROW_VARIABLE_OPS,
+    ROW_XENT,
     V1,
     WORKS,
     _rule,
@@ -89,6 +91,25 @@ _rule(
     ROW_TF_KERAS,
 )
 _rule(
+    "xent-positional",
+    CHANGES,
+    "name both: tf.nn.{name}(labels=..., logits=...). TF 0.x took (logits, labels), TF 2.21 "
+    "takes (labels, logits) (TF 1.x refused positional calls): the roles swap silently, and "
+    "with tf.compat.v1's version minimize() finds no gradients",
+    "softmax: adds keywords in TF 2's order and wraps the first argument (the logits) in "
+    "tf.stop_gradient, keeping the swap; the sparse and sigmoid versions it leaves unchanged",
+    ROW_XENT,
+)
+_rule(
+    "variable-op-type",
+    CHANGES,
+    "match 'VarHandleOp' too (or use tf.compat.v1.train.replica_device_setter, which does): "
+    "TF 2's get_variable makes resource variables, so a chooser testing for 'Variable' / "
+    "'VariableV2' leaves every variable on the worker device, unshared between workers",
+    "leaves it unchanged and reports nothing",
+    ROW_VARIABLE_OPS,
+)
+_rule(
     "renamed-args",
     RENAME,
     "{rename}",
@@ -108,6 +129,12 @@ V1_GRAPH_NAMES = SESSION_NAMES + (
     "global_variables_initializer",
     "train.MonitoredTrainingSession",
 )
+XENT = tuple(
+    p + "nn." + n + "_cross_entropy_with_logits"
+    for p in ("tensorflow.", V1)
+    for n in ("softmax", "sparse_softmax", "sigmoid", "weighted")
+)
+REF_VARIABLE_OPS = ("Variable", "VariableV2", "VariableV1")
 KERAS_INPUTS = tuple(
     p + name for p in ("tensorflow.", V1, "") for name in ("keras.Input", "keras.layers.Input")
 )
@@ -175,7 +202,8 @@ def call_findings(
     tree: ast.AST, resolve, program: Program
 ) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
     """(node, rule key, construct, fill-ins for the fix) for call- and shape-level rules."""
-    functions = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    functions = _plain_functions(tree)
+    yield from _variable_op_tests(tree)
     for node in ast.walk(tree):
         if _is_dimension_value(node):
             yield node, "dimension-value", ast.unparse(node), {}
@@ -196,6 +224,9 @@ def call_findings(
                 yield node, "device-function", ast.unparse(node), {}
         if path in KERAS_INPUTS and any(kw.arg == "tensor" for kw in node.keywords):
             yield node, "keras-input-tensor", ast.unparse(node.func) + "(tensor=...)", {}
+        if path in XENT and len(node.args) >= 2:
+            construct = ast.unparse(node.func) + "(logits, labels)"
+            yield node, "xent-positional", construct, {"name": path.rsplit(".", 1)[-1]}
         if path == "tensorflow.nn.dropout" and len(node.args) >= 2:
             yield node, "dropout-positional", ast.unparse(node.func) + "(x, keep_prob)", {}
         for kw in node.keywords:
@@ -203,6 +234,53 @@ def call_findings(
             if new:
                 construct = f"{ast.unparse(node.func)}({kw.arg}=...)"
                 yield node, "renamed-args", construct, {"rename": f"{kw.arg} -> {new}"}
+
+
+def _plain_functions(tree: ast.AST) -> set:
+    """Names of functions a bare name can mean: not methods, and never rebound by assignment.
+
+    `clone_device = config.clone_device(i)` names a string, not the method.
+    """
+    methods = {
+        id(f) for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for f in c.body
+    }  # fmt: skip
+    stored = {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    return {
+        n.name
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef) and id(n) not in methods and n.name not in stored
+    }
+
+
+def _variable_op_tests(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
+    """`op.type in ('Variable', 'VariableV2')`, `node_def.op.startswith('Variable')`, ... in
+    a scope (function or module) that never names 'VarHandleOp'."""
+    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    seen = set()
+    for scope in reversed(scopes):  # innermost first
+        consts = [n for n in ast.walk(scope) if isinstance(n, ast.Constant)]
+        if any(c.value == "VarHandleOp" for c in consts):
+            seen |= {id(c) for c in consts}
+            continue
+        for node in ast.walk(scope):
+            tested = _tested_strings(node)
+            if tested and not seen & {id(c) for c in tested}:
+                seen |= {id(c) for c in tested}
+                yield node, "variable-op-type", ast.unparse(node), {}
+
+
+def _tested_strings(node: ast.AST) -> list:
+    """The REF_VARIABLE_OPS constants a comparison or a startswith() call tests against."""
+    if isinstance(node, ast.Compare):
+        parts = [node.left, *node.comparators]
+    elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "startswith":
+        parts = list(node.args)
+    else:
+        return []
+    consts = [c for p in parts for c in ast.walk(p) if isinstance(c, ast.Constant)]
+    return [c for c in consts if c.value in REF_VARIABLE_OPS]
 
 
 def _is_dimension_value(node: ast.AST) -> bool:

@@ -1,0 +1,97 @@
+"""What TensorFlow 2.21 does with constructs found in real TF1 programs (the MNIST tutorials,
+tf-slim's model_deploy, BERT): the facts behind the scanner's unknown-name,
+xent-positional and variable-op-type rules (docs/PORTING.md)."""
+
+import types
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from tests.test_port_scan import _upgrade
+from tf1_train.port import api_names
+
+v1 = tf.compat.v1
+# Loaded lazily, matched by their own rules, or walked on their own (compat): not walked.
+NOT_WALKED = ("keras", "estimator", "layers", "compat")
+
+
+def _public_paths(module, path, seen, depth=0):
+    """Every public attribute path reachable from a TensorFlow API module."""
+    if id(module) in seen or depth > 5:
+        return
+    seen.add(id(module))
+    try:
+        names = dir(module)
+    except ImportError:  # Keras-backed lazy modules (tf.losses, tf.metrics, ...)
+        return
+    for name in names:
+        if name.startswith("_") or name in NOT_WALKED:
+            continue
+        try:
+            value = getattr(module, name)
+        except (AttributeError, ImportError):
+            continue
+        yield f"{path}.{name}"
+        if isinstance(value, types.ModuleType):
+            yield from _public_paths(value, f"{path}.{name}", seen, depth + 1)
+
+
+def test_api_files_know_every_public_name_and_none_of_the_tf_0_names():
+    found = [
+        *_public_paths(tf, "tensorflow", set()),
+        *_public_paths(v1, "tensorflow.compat.v1", set()),
+    ]
+    assert len(found) > 5000 and any(p.startswith("tensorflow.compat.v1.train.") for p in found)
+    assert [p for p in found if api_names.missing(p)] == []
+    for old in api_names.OLD_NAMES:
+        short = old.rsplit(".", 1)
+        for module in (tf, v1):
+            parent = getattr(module, short[0]) if len(short) == 2 else module
+            assert not hasattr(parent, short[-1]), old
+        assert api_names.missing("tensorflow." + old) == "tf." + old
+    with pytest.raises(ModuleNotFoundError):
+        __import__("tensorflow.examples.tutorials.mnist")
+    text, log = _upgrade("import tensorflow as tf\nw = tf.train.SummaryWriter('d')\n")
+    assert "tf.train.SummaryWriter" in text and "SummaryWriter" not in log
+
+
+def _xent(labels, logits):
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    log_softmax = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    return -(labels * log_softmax).sum(axis=1)
+
+
+def test_positional_cross_entropy_swaps_tf_0_logits_and_labels():
+    rng = np.random.default_rng(0)
+    logits = rng.normal(size=(4, 3)).astype(np.float32)
+    labels = np.eye(3, dtype=np.float32)[[0, 2, 1, 1]]
+    # TF 0.x order: (logits, labels). TF 2.21 reads the first as labels.
+    swapped = tf.nn.softmax_cross_entropy_with_logits(logits, labels).numpy()
+    np.testing.assert_allclose(swapped, _xent(logits, labels), rtol=1e-5)
+    assert not np.allclose(swapped, _xent(labels, logits))
+    with tf.Graph().as_default():
+        w = v1.get_variable("w", initializer=logits)
+        loss = tf.reduce_mean(v1.nn.softmax_cross_entropy_with_logits(w, labels))
+        with pytest.raises(ValueError, match="No gradients provided"):
+            v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+    text, _ = _upgrade(
+        "import tensorflow as tf\nd = tf.nn.softmax_cross_entropy_with_logits(y, t)\n"
+    )
+    assert "labels=tf.stop_gradient(y), logits=t" in text  # the swap kept, the logits frozen
+
+
+def test_device_chooser_testing_variable_op_types_misses_resource_variables():
+    def chooser(op):  # as tf-slim's model_deploy and tf_cnn_benchmarks wrote it for TF1
+        if op.node_def.op.startswith("Variable") or op.type in ("Variable", "VariableV2"):
+            return "/job:ps/task:0"
+        return "/job:worker/task:0"
+
+    with tf.Graph().as_default():
+        with v1.device(chooser):
+            var = v1.get_variable("w", [2])
+        with v1.device(v1.train.replica_device_setter(ps_tasks=1)):
+            shared = v1.get_variable("s", [2])
+    assert var.op.type == "VarHandleOp"
+    assert var.device == "/job:worker/task:0"
+    assert shared.device == "/job:ps/task:0"
