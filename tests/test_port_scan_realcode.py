@@ -9,7 +9,7 @@ import pytest
 import tensorflow as tf
 
 from tests.test_port_scan import _upgrade
-from tf1_train.port import api_names
+from tf1_train.port import api_names, paths
 
 v1 = tf.compat.v1
 # Loaded lazily, matched by their own rules, or walked on their own (compat): not walked.
@@ -95,3 +95,21 @@ def test_device_chooser_testing_variable_op_types_misses_resource_variables():
     assert var.op.type == "VarHandleOp"
     assert var.device == "/job:worker/task:0"
     assert shared.device == "/job:ps/task:0"
+
+
+def test_contrib_submodules_of_bert_and_nvidia_code_have_the_named_homes():
+    assert "StagingArea" in paths.submodule_fix("tensorflow.contrib.staging.StagingArea")
+    from tensorflow.python.ops.data_flow_ops import StagingArea
+
+    with tf.Graph().as_default():
+        area = StagingArea([tf.float32], shapes=[[2]])
+        put, got = area.put([tf.constant([1.0, 2.0])]), area.get()
+        with v1.Session() as sess:
+            sess.run(put)
+            np.testing.assert_array_equal(sess.run(got), [[1.0, 2.0]])  # a list of one
+    assert "tf.distribute.cluster_resolver" in paths.submodule_fix(
+        "tensorflow.contrib.cluster_resolver.TPUClusterResolver"
+    )
+    assert tf.distribute.cluster_resolver.TPUClusterResolver
+    assert "signature_def[key]" in paths.submodule_fix("tensorflow.contrib.saved_model.x")
+    assert not hasattr(v1.saved_model.signature_def_utils, "get_signature_def_by_key")
