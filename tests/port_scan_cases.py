@@ -154,6 +154,13 @@ CASES: List[Case] = [
         TF + "y = tf.compat.v1.image.resize_images(x, [6, 6])\n",
     ),
     Case(
+        "image-resize-v1",
+        TF + "sess = tf.compat.v1.Session()\n"
+        "y = tf.image.resize(x, [6, 6])  # expect: image-resize-v1\n",
+        TF + "y = tf.image.resize(x, [6, 6])  # a TF 2 program: no session, no graph\n"
+        "z = tf.compat.v1.image.resize(x, [6, 6])\n",
+    ),
+    Case(
         "cast-shortcuts",
         TF + "y = tf.to_float(x)  # expect: cast-shortcuts\n",
         TF + "y = tf.cast(x, tf.float32)\n",

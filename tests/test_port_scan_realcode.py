@@ -113,3 +113,29 @@ def test_contrib_submodules_of_bert_and_nvidia_code_have_the_named_homes():
     assert tf.distribute.cluster_resolver.TPUClusterResolver
     assert "signature_def[key]" in paths.submodule_fix("tensorflow.contrib.saved_model.x")
     assert not hasattr(v1.saved_model.signature_def_utils, "get_signature_def_by_key")
+
+
+def _bilinear_rows(image, size, half_pixel):
+    """Resize the rows of a [h, w] array by linear interpolation, TF1's or TF 2's sampling."""
+    height = image.shape[0]
+    scale = height / size
+    out = np.arange(size, dtype=np.float64)
+    src = (out + 0.5) * scale - 0.5 if half_pixel else out * scale
+    src = np.clip(src, 0, height - 1)
+    low = np.floor(src).astype(int)
+    high = np.minimum(low + 1, height - 1)
+    frac = (src - low)[:, None]
+    return image[low] * (1 - frac) + image[high] * frac
+
+
+def test_tf1_image_resize_was_resize_images_and_tf2s_samples_elsewhere():
+    # NVIDIA's ConvNets preprocessing calls tf.image.resize under `import tensorflow as tf`.
+    image = np.random.default_rng(1).normal(size=(4, 4)).astype(np.float32)
+    assert v1.image.resize is v1.image.resize_images
+    for resize, half_pixel in ((v1.image.resize, False), (tf.image.resize, True)):
+        got = resize(image[None, :, :, None], [6, 6]).numpy()[0, :, :, 0]
+        rows = _bilinear_rows(image, 6, half_pixel)
+        want = _bilinear_rows(rows.T, 6, half_pixel).T
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    text, log = _upgrade("import tensorflow.compat.v1 as tf\ny = tf.image.resize(x, [6, 6])\n")
+    assert text == "import tensorflow as tf\ny = tf.image.resize(x, [6, 6])\n"

@@ -110,6 +110,15 @@ _rule(
     ROW_VARIABLE_OPS,
 )
 _rule(
+    "image-resize-v1",
+    CHANGES,
+    "tf.compat.v1.image.resize (TF 1.x's tf.image.resize was resize_images: corner-aligned "
+    "sampling); TF 2's tf.image.resize samples at half-pixel centres and gives other pixels",
+    "leaves it unchanged without a message; after `import tensorflow.compat.v1 as tf` it "
+    "rewrites the import, which turns v1's resize into TF 2's",
+    ROW_ARGS,
+)
+_rule(
     "renamed-args",
     RENAME,
     "{rename}",
@@ -301,6 +310,8 @@ def path_rule(path: str, program: Program, is_call: bool) -> Optional[Tuple[str,
     name = path.rsplit(".", 1)[-1]
     if program.v1_graph and path in tuple("tensorflow.summary." + s for s in SUMMARY_OPS):
         return "tf2-summary-in-v1-graph", {"name": name}
+    if program.v1_graph and path == "tensorflow.image.resize":
+        return "image-resize-v1", {}
     if not program.eager_off and _in(path, SESSION_NAMES):
         return "eager-placeholder", {}
     keras = ("tensorflow.keras.layers.", "keras.layers.", V1 + "keras.layers.")
