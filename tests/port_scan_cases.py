@@ -161,6 +161,15 @@ CASES: List[Case] = [
         "z = tf.compat.v1.image.resize(x, [6, 6])\n",
     ),
     Case(
+        "v2-initializer-defaults",
+        TF + "w = tf.compat.v1.get_variable('w', [3], initializer=tf.random_normal_initializer())"
+        "  # expect: v2-initializer-defaults\n"
+        "u = tf.random_uniform_initializer(maxval=0.1)  # expect: v2-initializer-defaults\n",
+        TF + "sess = tf.compat.v1.Session()\nn = tf.random_normal_initializer(0, 1)\n"
+        "u = tf.random_uniform_initializer(-0.1, 0.1)\n"
+        "z = tf.random_normal_initializer(stddev=1)\n",
+    ),
+    Case(
         "cast-shortcuts",
         TF + "y = tf.to_float(x)  # expect: cast-shortcuts\n",
         TF + "y = tf.cast(x, tf.float32)\n",

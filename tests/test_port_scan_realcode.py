@@ -2,6 +2,7 @@
 tf-slim's model_deploy, BERT): the facts behind the scanner's unknown-name,
 xent-positional and variable-op-type rules (docs/PORTING.md)."""
 
+import inspect
 import types
 
 import numpy as np
@@ -139,3 +140,32 @@ def test_tf1_image_resize_was_resize_images_and_tf2s_samples_elsewhere():
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     text, log = _upgrade("import tensorflow.compat.v1 as tf\ny = tf.image.resize(x, [6, 6])\n")
     assert text == "import tensorflow as tf\ny = tf.image.resize(x, [6, 6])\n"
+
+
+def _default(cls, arg):
+    return inspect.signature(cls.__init__).parameters[arg].default
+
+
+@pytest.mark.parametrize(
+    "name, arg, stat",
+    [
+        ("random_normal_initializer", "stddev", np.std),
+        ("random_uniform_initializer", "minval", np.min),
+    ],
+)
+def test_tf2_initializers_kept_v1_names_but_not_v1_defaults(name, arg, stat):
+    new, old = getattr(tf, name), getattr(v1, name)
+    assert _default(new, arg) != _default(old, arg)
+    for cls in (new, old):
+        sample = cls(seed=1)([20000]).numpy() if cls is new else _v1_sample(cls)
+        assert stat(sample) == pytest.approx(_default(cls, arg), abs=0.02), cls
+    with pytest.raises(TypeError, match="dtype"):
+        new(dtype=tf.float32)
+
+
+def _v1_sample(cls):
+    with tf.Graph().as_default():
+        var = v1.get_variable("w", [20000], initializer=cls(seed=1))
+        with v1.Session() as sess:
+            sess.run(var.initializer)
+            return sess.run(var)

@@ -119,6 +119,15 @@ _rule(
     ROW_ARGS,
 )
 _rule(
+    "v2-initializer-defaults",
+    CHANGES,
+    "pass {missing} explicitly, or use tf.compat.v1.{name}: in a TF1 program `tf.{name}` "
+    "is now TF 2's class, whose defaults are stddev=0.05 and [-0.05, 0.05) where v1 had "
+    "stddev=1.0 and [0, 1)",
+    "leaves it unchanged and reports nothing",
+    ROW_ARGS,
+)
+_rule(
     "renamed-args",
     RENAME,
     "{rename}",
@@ -163,6 +172,24 @@ RENAMED_ARGS: Dict[str, Dict[str, str]] = {
     "tensorflow.nn.log_softmax": {"dim": "axis"},
     "tensorflow.nn.dropout": {"keep_prob": "rate=1 - keep_prob"},
     "tensorflow.nn.depthwise_conv2d": {"rate": "dilations"},
+    **{
+        "tensorflow." + init: {"dtype": "(removed: TF 2's initializers take dtype when called)"}
+        for init in (
+            "random_normal_initializer random_uniform_initializer constant_initializer "
+            "zeros_initializer ones_initializer"
+        ).split()
+    },
+}
+# TF 2 initializers that kept a v1 name but not its defaults: (argument, position) pairs
+# whose v1 default differs.
+_NORMAL = (("stddev", 1),)
+_UNIFORM = (("minval", 0), ("maxval", 1))
+INIT_DEFAULTS = {
+    "tensorflow.random_normal_initializer": _NORMAL,
+    "tensorflow.initializers.random_normal": _NORMAL,
+    "tensorflow.initializers.truncated_normal": _NORMAL,
+    "tensorflow.random_uniform_initializer": _UNIFORM,
+    "tensorflow.initializers.random_uniform": _UNIFORM,
 }
 
 
@@ -236,6 +263,12 @@ def call_findings(
         if path in XENT and len(node.args) >= 2:
             construct = ast.unparse(node.func) + "(logits, labels)"
             yield node, "xent-positional", construct, {"name": path.rsplit(".", 1)[-1]}
+        if program.v1_graph and path in INIT_DEFAULTS:
+            given = {kw.arg for kw in node.keywords}
+            missing = [a for a, i in INIT_DEFAULTS[path] if a not in given and len(node.args) <= i]
+            if missing:
+                fills = {"missing": " and ".join(missing), "name": path[len("tensorflow.") :]}
+                yield node, "v2-initializer-defaults", ast.unparse(node), fills
         if path == "tensorflow.nn.dropout" and len(node.args) >= 2:
             yield node, "dropout-positional", ast.unparse(node.func) + "(x, keep_prob)", {}
         for kw in node.keywords:

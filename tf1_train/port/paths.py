@@ -259,8 +259,9 @@ def tf_renames() -> Dict[str, str]:
 
 
 # Names tf_upgrade_v2 renames although TF 2.21 has them (with TF 2 semantics: broadcasting
-# tf.where, v2 initializers): they run as written, so no rename finding. Keras names are
-# left to the Keras rules: the upgrade script's Keras targets predate Keras 3.
+# tf.where, v2 initializers): they run as written, so no rename finding (the initializers'
+# changed defaults are checks.py's v2-initializer-defaults). Keras names are left to the
+# Keras rules: the upgrade script's Keras targets predate Keras 3.
 TF2_HAS_PREFIXES = ("tf.debugging.assert_", "tf.keras.")
 TF2_HAS = frozenset(
     "tf." + name
