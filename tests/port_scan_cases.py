@@ -170,6 +170,14 @@ CASES: List[Case] = [
         "z = tf.random_normal_initializer(stddev=1)\n",
     ),
     Case(
+        "sharded-embedding-lookup",
+        TF + "part = tf.compat.v1.fixed_size_partitioner(3)\n"
+        "emb = tf.compat.v1.get_variable('emb', [10, 4], partitioner=part)\n"
+        "x = tf.nn.embedding_lookup(emb, ids)  # expect: sharded-embedding-lookup\n",
+        TF + "x = tf.nn.embedding_lookup(table, ids)\n"
+        "y = tf.compat.v1.nn.embedding_lookup([left, right], ids)\n",
+    ),
+    Case(
         "cast-shortcuts",
         TF + "y = tf.to_float(x)  # expect: cast-shortcuts\n",
         TF + "y = tf.cast(x, tf.float32)\n",

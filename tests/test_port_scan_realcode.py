@@ -169,3 +169,15 @@ def _v1_sample(cls):
         with v1.Session() as sess:
             sess.run(var.initializer)
             return sess.run(var)
+
+
+def test_tf2_embedding_lookup_splits_sharded_ids_div_wise_where_tf1_went_mod():
+    table = np.random.default_rng(2).normal(size=(10, 2)).astype(np.float32)
+    ids = np.array([0, 1, 2, 3, 4, 9])
+    mod_shards = [table[k::3] for k in range(3)]  # row i in shard i % 3, as TF1's default
+    div_shards = np.array_split(table, 3)  # contiguous rows, as TF 2 reads them
+    v1_rows = v1.nn.embedding_lookup(mod_shards, ids).numpy()
+    np.testing.assert_array_equal(v1_rows, table[ids])
+    np.testing.assert_array_equal(tf.nn.embedding_lookup(div_shards, ids).numpy(), table[ids])
+    tf2_rows = tf.nn.embedding_lookup(mod_shards, ids).numpy()
+    assert not np.array_equal(tf2_rows, table[ids])

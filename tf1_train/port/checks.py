@@ -128,6 +128,15 @@ _rule(
     ROW_ARGS,
 )
 _rule(
+    "sharded-embedding-lookup",
+    CHANGES,
+    "tf.compat.v1.nn.{name} (partition_strategy='mod' by default, as in TF1), or pass "
+    "partition_strategy explicitly to it: TF 2's tf.nn.{name} always splits ids 'div'-wise "
+    "over sharded params, so a TF1 checkpoint's rows come back for other ids",
+    "leaves it unchanged and reports nothing",
+    ROW_ARGS,
+)
+_rule(
     "renamed-args",
     RENAME,
     "{rename}",
@@ -151,6 +160,10 @@ XENT = tuple(
     p + "nn." + n + "_cross_entropy_with_logits"
     for p in ("tensorflow.", V1)
     for n in ("softmax", "sparse_softmax", "sigmoid", "weighted")
+)
+EMBEDDING_LOOKUPS = tuple(
+    "tensorflow.nn." + n
+    for n in ("embedding_lookup", "embedding_lookup_sparse", "safe_embedding_lookup_sparse")
 )
 REF_VARIABLE_OPS = ("Variable", "VariableV2", "VariableV1")
 KERAS_INPUTS = tuple(
@@ -207,6 +220,7 @@ class Program(NamedTuple):
     v1_shapes: bool  # disable_v2_behavior() / disable_v2_tensorshape(): Dimension objects
     v1_graph: bool  # builds a v1 graph (sessions, get_variable, collections)
     graph_context: bool  # enters some `<graph>.as_default()`
+    partitioned: bool = False  # uses a variable partitioner (sharded variables)
 
 
 def _in(path: str, names: Sequence[str]) -> bool:
@@ -222,6 +236,7 @@ def program_facts(paths: Sequence[str], graph_context: bool) -> Program:
         v1_shapes=v1_shapes,
         v1_graph=any(_in(p, V1_GRAPH_NAMES) for p in paths),
         graph_context=graph_context,
+        partitioned=any(p.endswith("_partitioner") for p in off),
     )
 
 
@@ -269,6 +284,9 @@ def call_findings(
             if missing:
                 fills = {"missing": " and ".join(missing), "name": path[len("tensorflow.") :]}
                 yield node, "v2-initializer-defaults", ast.unparse(node), fills
+        if path in EMBEDDING_LOOKUPS and _sharded(node, program):
+            name = path.rsplit(".", 1)[-1]
+            yield node, "sharded-embedding-lookup", ast.unparse(node.func) + "(...)", {"name": name}
         if path == "tensorflow.nn.dropout" and len(node.args) >= 2:
             yield node, "dropout-positional", ast.unparse(node.func) + "(x, keep_prob)", {}
         for kw in node.keywords:
@@ -276,6 +294,16 @@ def call_findings(
             if new:
                 construct = f"{ast.unparse(node.func)}({kw.arg}=...)"
                 yield node, "renamed-args", construct, {"rename": f"{kw.arg} -> {new}"}
+
+
+def _sharded(call: ast.Call, program: Program) -> bool:
+    """Params given as a list of shards, or any lookup in a program that partitions variables."""
+    params = call.args[0] if call.args else None
+    if params is None:
+        params = next(
+            (k.value for k in call.keywords if k.arg in ("params", "embedding_weights")), None
+        )
+    return program.partitioned or isinstance(params, (ast.List, ast.ListComp))
 
 
 def _plain_functions(tree: ast.AST) -> set:
