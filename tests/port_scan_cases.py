@@ -250,6 +250,12 @@ CASES: List[Case] = [
         "ids = tf.nn.sparse_softmax_cross_entropy_with_logits(ids, logits=scores)\n",
     ),
     Case(
+        "in-top-k-order",
+        TF + "correct = tf.nn.in_top_k(logits, labels, 1)  # expect: in-top-k-order\n",
+        TF + "correct = tf.math.in_top_k(targets=labels, predictions=logits, k=1)\n"
+        "old = tf.compat.v1.nn.in_top_k(logits, labels, 1)\n",
+    ),
+    Case(
         "unknown-name",
         TF + "writer = tf.train.SummaryWriter(logdir)  # expect: unknown-name\n"
         "tf.compat.v1.scalar_summary('loss', loss)  # expect: unknown-name\n"

@@ -181,3 +181,15 @@ def test_tf2_embedding_lookup_splits_sharded_ids_div_wise_where_tf1_went_mod():
     np.testing.assert_array_equal(tf.nn.embedding_lookup(div_shards, ids).numpy(), table[ids])
     tf2_rows = tf.nn.embedding_lookup(mod_shards, ids).numpy()
     assert not np.array_equal(tf2_rows, table[ids])
+
+
+def test_tf2_in_top_k_takes_targets_first():
+    logits = np.array([[0.1, 0.9, 0.0], [0.8, 0.1, 0.1]], dtype=np.float32)
+    labels = np.array([1, 2])
+    want = logits[np.arange(2), labels] >= logits.max(axis=1)
+    np.testing.assert_array_equal(v1.nn.in_top_k(logits, labels, 1).numpy(), want)
+    np.testing.assert_array_equal(tf.math.in_top_k(labels, logits, 1).numpy(), want)
+    with pytest.raises(tf.errors.InvalidArgumentError):  # a wrong dtype or rank
+        tf.nn.in_top_k(logits, labels, 1)  # the TF1 order
+    text, _ = _upgrade("import tensorflow as tf\nc = tf.nn.in_top_k(logits, labels, 1)\n")
+    assert "in_top_k(predictions=logits, targets=labels, k=1)" in text

@@ -8,6 +8,7 @@ point), and changes what a construct in another file does.
 import ast
 from typing import Dict, Iterator, NamedTuple, Optional, Sequence, Tuple
 
+from tf1_train.port import arg_order
 from tf1_train.port.rules import (
     BREAKS,
     CHANGES,
@@ -20,7 +21,6 @@ from tf1_train.port.rules import (
     ROW_SUMMARY,
     ROW_TF_KERAS,
     ROW_VARIABLE_OPS,
-    ROW_XENT,
     V1,
     WORKS,
     _rule,
@@ -91,16 +91,6 @@ _rule(
     ROW_TF_KERAS,
 )
 _rule(
-    "xent-positional",
-    CHANGES,
-    "name both: tf.nn.{name}(labels=..., logits=...). TF 0.x took (logits, labels), TF 2.21 "
-    "takes (labels, logits) (TF 1.x refused positional calls): the roles swap silently, and "
-    "with tf.compat.v1's version minimize() finds no gradients",
-    "softmax: adds keywords in TF 2's order and wraps the first argument (the logits) in "
-    "tf.stop_gradient, keeping the swap; the sparse and sigmoid versions it leaves unchanged",
-    ROW_XENT,
-)
-_rule(
     "variable-op-type",
     CHANGES,
     "match 'VarHandleOp' too (or use tf.compat.v1.train.replica_device_setter, which does): "
@@ -155,11 +145,6 @@ V1_GRAPH_NAMES = SESSION_NAMES + (
     "train.Saver",
     "global_variables_initializer",
     "train.MonitoredTrainingSession",
-)
-XENT = tuple(
-    p + "nn." + n + "_cross_entropy_with_logits"
-    for p in ("tensorflow.", V1)
-    for n in ("softmax", "sparse_softmax", "sigmoid", "weighted")
 )
 EMBEDDING_LOOKUPS = tuple(
     "tensorflow.nn." + n
@@ -275,9 +260,7 @@ def call_findings(
                 yield node, "device-function", ast.unparse(node), {}
         if path in KERAS_INPUTS and any(kw.arg == "tensor" for kw in node.keywords):
             yield node, "keras-input-tensor", ast.unparse(node.func) + "(tensor=...)", {}
-        if path in XENT and len(node.args) >= 2:
-            construct = ast.unparse(node.func) + "(logits, labels)"
-            yield node, "xent-positional", construct, {"name": path.rsplit(".", 1)[-1]}
+        yield from arg_order.findings(node, path)
         if program.v1_graph and path in INIT_DEFAULTS:
             given = {kw.arg for kw in node.keywords}
             missing = [a for a, i in INIT_DEFAULTS[path] if a not in given and len(node.args) <= i]

@@ -53,7 +53,7 @@ ROW_AMP = "`TF_ENABLE_AUTO_MIXED_PRECISION`"
 ROW_LOSS_SCALE = "`MixedPrecisionLossScaleOptimizer(opt, DynamicLossScale())`"
 ROW_KERAS2_MIXED = "`tf.keras.mixed_precision.experimental.*`"
 ROW_OLD_NAMES = "names TensorFlow 2.21 lacks both ways"
-ROW_XENT = "positional cross-entropy arguments"
+ROW_ARG_ORDER = "positional arguments whose order changed"
 ROW_VARIABLE_OPS = "device functions that test `op.type`"
 
 
