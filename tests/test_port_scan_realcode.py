@@ -133,11 +133,16 @@ def test_tf1_image_resize_was_resize_images_and_tf2s_samples_elsewhere():
     # NVIDIA's ConvNets preprocessing calls tf.image.resize under `import tensorflow as tf`.
     image = np.random.default_rng(1).normal(size=(4, 4)).astype(np.float32)
     assert v1.image.resize is v1.image.resize_images
+    resizers = (v1.image.resize, tf.image.resize)
     for resize, half_pixel in ((v1.image.resize, False), (tf.image.resize, True)):
         got = resize(image[None, :, :, None], [6, 6]).numpy()[0, :, :, 0]
         rows = _bilinear_rows(image, 6, half_pixel)
         want = _bilinear_rows(rows.T, 6, half_pixel).T
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    small = image[None, :, :, None]  # nearest-neighbour by a whole factor: the same pixels
+    for size, same in (([8, 8], True), ([6, 6], False)):
+        old, new = (f(small, size, method="nearest").numpy() for f in resizers)
+        assert np.array_equal(old, new) == same
     text, log = _upgrade("import tensorflow.compat.v1 as tf\ny = tf.image.resize(x, [6, 6])\n")
     assert text == "import tensorflow as tf\ny = tf.image.resize(x, [6, 6])\n"
 

@@ -103,7 +103,8 @@ _rule(
     "image-resize-v1",
     CHANGES,
     "tf.compat.v1.image.resize (TF 1.x's tf.image.resize was resize_images: corner-aligned "
-    "sampling); TF 2's tf.image.resize samples at half-pixel centres and gives other pixels",
+    "sampling); TF 2's tf.image.resize samples at half-pixel centres and gives other pixels "
+    "(nearest-neighbour upscaling by a whole factor is the one case that stays the same)",
     "leaves it unchanged without a message; after `import tensorflow.compat.v1 as tf` it "
     "rewrites the import, which turns v1's resize into TF 2's",
     ROW_ARGS,
