@@ -154,6 +154,30 @@ CASES: List[Case] = [
         TF + "y = tf.compat.v1.image.resize_images(x, [6, 6])\n",
     ),
     Case(
+        "image-resize-v1",
+        TF + "sess = tf.compat.v1.Session()\n"
+        "y = tf.image.resize(x, [6, 6])  # expect: image-resize-v1\n",
+        TF + "y = tf.image.resize(x, [6, 6])  # a TF 2 program: no session, no graph\n"
+        "z = tf.compat.v1.image.resize(x, [6, 6])\n",
+    ),
+    Case(
+        "v2-initializer-defaults",
+        TF + "w = tf.compat.v1.get_variable('w', [3], initializer=tf.random_normal_initializer())"
+        "  # expect: v2-initializer-defaults\n"
+        "u = tf.random_uniform_initializer(maxval=0.1)  # expect: v2-initializer-defaults\n",
+        TF + "sess = tf.compat.v1.Session()\nn = tf.random_normal_initializer(0, 1)\n"
+        "u = tf.random_uniform_initializer(-0.1, 0.1)\n"
+        "z = tf.random_normal_initializer(stddev=1)\n",
+    ),
+    Case(
+        "sharded-embedding-lookup",
+        TF + "part = tf.compat.v1.fixed_size_partitioner(3)\n"
+        "emb = tf.compat.v1.get_variable('emb', [10, 4], partitioner=part)\n"
+        "x = tf.nn.embedding_lookup(emb, ids)  # expect: sharded-embedding-lookup\n",
+        TF + "x = tf.nn.embedding_lookup(table, ids)\n"
+        "y = tf.compat.v1.nn.embedding_lookup([left, right], ids)\n",
+    ),
+    Case(
         "cast-shortcuts",
         TF + "y = tf.to_float(x)  # expect: cast-shortcuts\n",
         TF + "y = tf.cast(x, tf.float32)\n",
@@ -199,7 +223,46 @@ CASES: List[Case] = [
         "    pass\nwith tf.device(place):  # expect: device-function\n    pass\n"
         "with tf.device(lambda op: '/cpu:0'):  # expect: device-function\n    pass\n",
         TF + "with tf.compat.v1.device(setter):\n    pass\n"
-        "with tf.device('/gpu:%d' % i):\n    pass\n",
+        "with tf.device('/gpu:%d' % i):\n    pass\n"
+        # a method's name reused for the string it returns (tf-slim's model_deploy)
+        "class Deploy:\n    def clone_device(self, i):\n        return '/gpu:%d' % i\n"
+        "clone_device = Deploy().clone_device(0)\nwith tf.device(clone_device):\n    pass\n",
+    ),
+    Case(
+        "variable-op-type",
+        "def ps_chooser(op):\n"
+        "    if op.type in ['Variable', 'VariableV2']:  # expect: variable-op-type\n"
+        "        return '/job:ps/task:0'\n"
+        "    return '/job:ps/task:1' if op.node_def.op.startswith('Variable') else ''"
+        "  # expect: variable-op-type\n",
+        "def ps_chooser(op):\n"
+        "    if op.type in ('Variable', 'VariableV2', 'VarHandleOp'):\n"
+        "        return '/job:ps/task:0'\n    return op.device\n"
+        "kind = 'Variable'\n",
+    ),
+    Case(
+        "xent-positional",
+        TF + "xent = tf.nn.softmax_cross_entropy_with_logits(scores, onehot)"
+        "  # expect: xent-positional\n"
+        "bce = tf.compat.v1.nn.sigmoid_cross_entropy_with_logits(scores, targets)"
+        "  # expect: xent-positional\n",
+        TF + "xent = tf.nn.softmax_cross_entropy_with_logits(labels=onehot, logits=scores)\n"
+        "ids = tf.nn.sparse_softmax_cross_entropy_with_logits(ids, logits=scores)\n",
+    ),
+    Case(
+        "in-top-k-order",
+        TF + "correct = tf.nn.in_top_k(logits, labels, 1)  # expect: in-top-k-order\n",
+        TF + "correct = tf.math.in_top_k(targets=labels, predictions=logits, k=1)\n"
+        "old = tf.compat.v1.nn.in_top_k(logits, labels, 1)\n",
+    ),
+    Case(
+        "unknown-name",
+        TF + "writer = tf.train.SummaryWriter(logdir)  # expect: unknown-name\n"
+        "tf.compat.v1.scalar_summary('loss', loss)  # expect: unknown-name\n"
+        "from tensorflow.examples.tutorials.mnist import input_data  # expect: unknown-name\n",
+        TF + "writer = tf.compat.v1.summary.FileWriter(logdir)\ntf.compat.v1.app.flags.FLAGS\n"
+        "opts = tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE)\n"
+        "from tensorflow.python.ops import array_ops\n",
     ),
     Case(
         "eager-placeholder",

@@ -8,6 +8,7 @@ point), and changes what a construct in another file does.
 import ast
 from typing import Dict, Iterator, NamedTuple, Optional, Sequence, Tuple
 
+from tf1_train.port import arg_order
 from tf1_train.port.rules import (
     BREAKS,
     CHANGES,
@@ -19,6 +20,7 @@ from tf1_train.port.rules import (
     ROW_KERAS_IN_V1,
     ROW_SUMMARY,
     ROW_TF_KERAS,
+    ROW_VARIABLE_OPS,
     V1,
     WORKS,
     _rule,
@@ -89,6 +91,43 @@ _rule(
     ROW_TF_KERAS,
 )
 _rule(
+    "variable-op-type",
+    CHANGES,
+    "match 'VarHandleOp' too (or use tf.compat.v1.train.replica_device_setter, which does): "
+    "TF 2's get_variable makes resource variables, so a chooser testing for 'Variable' / "
+    "'VariableV2' leaves every variable on the worker device, unshared between workers",
+    "leaves it unchanged and reports nothing",
+    ROW_VARIABLE_OPS,
+)
+_rule(
+    "image-resize-v1",
+    CHANGES,
+    "tf.compat.v1.image.resize (TF 1.x's tf.image.resize was resize_images: corner-aligned "
+    "sampling); TF 2's tf.image.resize samples at half-pixel centres and gives other pixels "
+    "(nearest-neighbour upscaling by a whole factor is the one case that stays the same)",
+    "leaves it unchanged without a message; after `import tensorflow.compat.v1 as tf` it "
+    "rewrites the import, which turns v1's resize into TF 2's",
+    ROW_ARGS,
+)
+_rule(
+    "v2-initializer-defaults",
+    CHANGES,
+    "pass {missing} explicitly, or use tf.compat.v1.{name}: in a TF1 program `tf.{name}` "
+    "is now TF 2's class, whose defaults are stddev=0.05 and [-0.05, 0.05) where v1 had "
+    "stddev=1.0 and [0, 1)",
+    "leaves it unchanged and reports nothing",
+    ROW_ARGS,
+)
+_rule(
+    "sharded-embedding-lookup",
+    CHANGES,
+    "tf.compat.v1.nn.{name} (partition_strategy='mod' by default, as in TF1), or pass "
+    "partition_strategy explicitly to it: TF 2's tf.nn.{name} always splits ids 'div'-wise "
+    "over sharded params, so a TF1 checkpoint's rows come back for other ids",
+    "leaves it unchanged and reports nothing",
+    ROW_ARGS,
+)
+_rule(
     "renamed-args",
     RENAME,
     "{rename}",
@@ -108,6 +147,11 @@ V1_GRAPH_NAMES = SESSION_NAMES + (
     "global_variables_initializer",
     "train.MonitoredTrainingSession",
 )
+EMBEDDING_LOOKUPS = tuple(
+    "tensorflow.nn." + n
+    for n in ("embedding_lookup", "embedding_lookup_sparse", "safe_embedding_lookup_sparse")
+)
+REF_VARIABLE_OPS = ("Variable", "VariableV2", "VariableV1")
 KERAS_INPUTS = tuple(
     p + name for p in ("tensorflow.", V1, "") for name in ("keras.Input", "keras.layers.Input")
 )
@@ -127,6 +171,24 @@ RENAMED_ARGS: Dict[str, Dict[str, str]] = {
     "tensorflow.nn.log_softmax": {"dim": "axis"},
     "tensorflow.nn.dropout": {"keep_prob": "rate=1 - keep_prob"},
     "tensorflow.nn.depthwise_conv2d": {"rate": "dilations"},
+    **{
+        "tensorflow." + init: {"dtype": "(removed: TF 2's initializers take dtype when called)"}
+        for init in (
+            "random_normal_initializer random_uniform_initializer constant_initializer "
+            "zeros_initializer ones_initializer"
+        ).split()
+    },
+}
+# TF 2 initializers that kept a v1 name but not its defaults: (argument, position) pairs
+# whose v1 default differs.
+_NORMAL = (("stddev", 1),)
+_UNIFORM = (("minval", 0), ("maxval", 1))
+INIT_DEFAULTS = {
+    "tensorflow.random_normal_initializer": _NORMAL,
+    "tensorflow.initializers.random_normal": _NORMAL,
+    "tensorflow.initializers.truncated_normal": _NORMAL,
+    "tensorflow.random_uniform_initializer": _UNIFORM,
+    "tensorflow.initializers.random_uniform": _UNIFORM,
 }
 
 
@@ -144,6 +206,7 @@ class Program(NamedTuple):
     v1_shapes: bool  # disable_v2_behavior() / disable_v2_tensorshape(): Dimension objects
     v1_graph: bool  # builds a v1 graph (sessions, get_variable, collections)
     graph_context: bool  # enters some `<graph>.as_default()`
+    partitioned: bool = False  # uses a variable partitioner (sharded variables)
 
 
 def _in(path: str, names: Sequence[str]) -> bool:
@@ -159,6 +222,7 @@ def program_facts(paths: Sequence[str], graph_context: bool) -> Program:
         v1_shapes=v1_shapes,
         v1_graph=any(_in(p, V1_GRAPH_NAMES) for p in paths),
         graph_context=graph_context,
+        partitioned=any(p.endswith("_partitioner") for p in off),
     )
 
 
@@ -175,7 +239,8 @@ def call_findings(
     tree: ast.AST, resolve, program: Program
 ) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
     """(node, rule key, construct, fill-ins for the fix) for call- and shape-level rules."""
-    functions = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    functions = _plain_functions(tree)
+    yield from _variable_op_tests(tree)
     for node in ast.walk(tree):
         if _is_dimension_value(node):
             yield node, "dimension-value", ast.unparse(node), {}
@@ -196,6 +261,16 @@ def call_findings(
                 yield node, "device-function", ast.unparse(node), {}
         if path in KERAS_INPUTS and any(kw.arg == "tensor" for kw in node.keywords):
             yield node, "keras-input-tensor", ast.unparse(node.func) + "(tensor=...)", {}
+        yield from arg_order.findings(node, path)
+        if program.v1_graph and path in INIT_DEFAULTS:
+            given = {kw.arg for kw in node.keywords}
+            missing = [a for a, i in INIT_DEFAULTS[path] if a not in given and len(node.args) <= i]
+            if missing:
+                fills = {"missing": " and ".join(missing), "name": path[len("tensorflow.") :]}
+                yield node, "v2-initializer-defaults", ast.unparse(node), fills
+        if path in EMBEDDING_LOOKUPS and _sharded(node, program):
+            name = path.rsplit(".", 1)[-1]
+            yield node, "sharded-embedding-lookup", ast.unparse(node.func) + "(...)", {"name": name}
         if path == "tensorflow.nn.dropout" and len(node.args) >= 2:
             yield node, "dropout-positional", ast.unparse(node.func) + "(x, keep_prob)", {}
         for kw in node.keywords:
@@ -203,6 +278,63 @@ def call_findings(
             if new:
                 construct = f"{ast.unparse(node.func)}({kw.arg}=...)"
                 yield node, "renamed-args", construct, {"rename": f"{kw.arg} -> {new}"}
+
+
+def _sharded(call: ast.Call, program: Program) -> bool:
+    """Params given as a list of shards, or any lookup in a program that partitions variables."""
+    params = call.args[0] if call.args else None
+    if params is None:
+        params = next(
+            (k.value for k in call.keywords if k.arg in ("params", "embedding_weights")), None
+        )
+    return program.partitioned or isinstance(params, (ast.List, ast.ListComp))
+
+
+def _plain_functions(tree: ast.AST) -> set:
+    """Names of functions a bare name can mean: not methods, and never rebound by assignment.
+
+    `clone_device = config.clone_device(i)` names a string, not the method.
+    """
+    methods = {
+        id(f) for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for f in c.body
+    }  # fmt: skip
+    stored = {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    return {
+        n.name
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef) and id(n) not in methods and n.name not in stored
+    }
+
+
+def _variable_op_tests(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
+    """`op.type in ('Variable', 'VariableV2')`, `node_def.op.startswith('Variable')`, ... in
+    a scope (function or module) that never names 'VarHandleOp'."""
+    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    seen = set()
+    for scope in reversed(scopes):  # innermost first
+        consts = [n for n in ast.walk(scope) if isinstance(n, ast.Constant)]
+        if any(c.value == "VarHandleOp" for c in consts):
+            seen |= {id(c) for c in consts}
+            continue
+        for node in ast.walk(scope):
+            tested = _tested_strings(node)
+            if tested and not seen & {id(c) for c in tested}:
+                seen |= {id(c) for c in tested}
+                yield node, "variable-op-type", ast.unparse(node), {}
+
+
+def _tested_strings(node: ast.AST) -> list:
+    """The REF_VARIABLE_OPS constants a comparison or a startswith() call tests against."""
+    if isinstance(node, ast.Compare):
+        parts = [node.left, *node.comparators]
+    elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "startswith":
+        parts = list(node.args)
+    else:
+        return []
+    consts = [c for p in parts for c in ast.walk(p) if isinstance(c, ast.Constant)]
+    return [c for c in consts if c.value in REF_VARIABLE_OPS]
 
 
 def _is_dimension_value(node: ast.AST) -> bool:
@@ -223,6 +355,8 @@ def path_rule(path: str, program: Program, is_call: bool) -> Optional[Tuple[str,
     name = path.rsplit(".", 1)[-1]
     if program.v1_graph and path in tuple("tensorflow.summary." + s for s in SUMMARY_OPS):
         return "tf2-summary-in-v1-graph", {"name": name}
+    if program.v1_graph and path == "tensorflow.image.resize":
+        return "image-resize-v1", {}
     if not program.eager_off and _in(path, SESSION_NAMES):
         return "eager-placeholder", {}
     keras = ("tensorflow.keras.layers.", "keras.layers.", V1 + "keras.layers.")

@@ -209,6 +209,11 @@ CONTRIB: Dict[str, str] = {
     "predictor": "tf.saved_model.load",
     "tensorboard": "tensorboard",
     "util": "tf.make_ndarray / tf.make_tensor_proto",
+    "staging": "tensorflow.python.ops.data_flow_ops.StagingArea (private, still in 2.21), "
+    "or tf.data's prefetch / tf.data.experimental.prefetch_to_device",
+    "cluster_resolver": "tf.distribute.cluster_resolver",
+    "saved_model": "meta_graph_def.signature_def[key] for get_signature_def_by_key, "
+    "or tf.saved_model.load(dir).signatures[key]",
 }
 
 
@@ -254,8 +259,9 @@ def tf_renames() -> Dict[str, str]:
 
 
 # Names tf_upgrade_v2 renames although TF 2.21 has them (with TF 2 semantics: broadcasting
-# tf.where, v2 initializers): they run as written, so no rename finding. Keras names are
-# left to the Keras rules: the upgrade script's Keras targets predate Keras 3.
+# tf.where, v2 initializers): they run as written, so no rename finding (the initializers'
+# changed defaults are checks.py's v2-initializer-defaults). Keras names are left to the
+# Keras rules: the upgrade script's Keras targets predate Keras 3.
 TF2_HAS_PREFIXES = ("tf.debugging.assert_", "tf.keras.")
 TF2_HAS = frozenset(
     "tf." + name

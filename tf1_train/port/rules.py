@@ -52,6 +52,9 @@ ROW_HOROVOD = "Horovod"
 ROW_AMP = "`TF_ENABLE_AUTO_MIXED_PRECISION`"
 ROW_LOSS_SCALE = "`MixedPrecisionLossScaleOptimizer(opt, DynamicLossScale())`"
 ROW_KERAS2_MIXED = "`tf.keras.mixed_precision.experimental.*`"
+ROW_OLD_NAMES = "names TensorFlow 2.21 lacks both ways"
+ROW_ARG_ORDER = "positional arguments whose order changed"
+ROW_VARIABLE_OPS = "device functions that test `op.type`"
 
 
 class Rule(NamedTuple):
@@ -95,7 +98,7 @@ _rule(
     "python-layers-batch-norm",
     BREAKS,
     "tf1_train.compat.layers.batch_normalization: tensorflow.python.layers.normalization "
-    "imports, but its layers load from tf_keras (No module named 'tf_keras')",
+    "imports, but its layers load from tf_keras (No module named 'tf_keras'); " + COMPAT_INSTALL,
     LEAVES,
     ROW_LAYERS,
 )
@@ -110,8 +113,9 @@ _rule(
 _rule(
     "slim-batch-norm",
     BREAKS,
-    "tf1_train.compat.layers.batch_normalization (mind tf-slim's defaults: decay=0.999, "
-    "scale=False, epsilon=0.001): tf_slim's batch_norm needs tf_keras",
+    "tf1_train.compat.install() at the top of the program makes tf_slim's batch_norm build "
+    "unmodified (without it, it needs tf_keras), or tf1_train.compat.layers.batch_normalization "
+    "(mind tf-slim's defaults: decay=0.999, scale=False, epsilon=0.001)",
     "leaves it unchanged (tf.contrib.* spellings: ERROR 'cannot be converted automatically')",
     ROW_SLIM,
 )
@@ -119,7 +123,8 @@ _rule(
     "contrib-slim",
     BREAKS,
     "import tf_slim as slim (pip install tf-slim): on TF 2.21 its layers, arg_scope, losses "
-    "and prefetch_queue run, batch_norm does not (see slim-batch-norm)",
+    "and prefetch_queue run, batch_norm only after tf1_train.compat.install() "
+    "(see slim-batch-norm)",
     "ERROR 'cannot be converted automatically' on tf.contrib.slim.X uses; says nothing about "
     "`import tensorflow.contrib.slim as slim` or `from tensorflow.contrib import slim`",
     ROW_SLIM,

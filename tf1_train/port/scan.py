@@ -15,12 +15,19 @@ import pathlib
 import sys
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from tf1_train.port import checks, paths
+from tf1_train.port import api_names, checks, paths
 from tf1_train.port.names import Aliases, dotted_uses
 from tf1_train.port.rules import BREAKS, RENAME, RULES, SEVERITIES, V1, WORKS
 
 # Rules reported at the import line too: there the import itself raises (or is the point).
-IMPORT_RULES = ("contrib", "estimator", "horovod", "python-layers", "slim-batch-norm")
+IMPORT_RULES = (
+    "contrib",
+    "estimator",
+    "horovod",
+    "python-layers",
+    "slim-batch-norm",
+    "unknown-name",
+)
 JSON_VERSION = 1
 
 
@@ -156,6 +163,10 @@ def _path_findings(path: str, program: checks.Program, is_call: bool):
         yield key, fills
     elif old_new:
         yield _rename_key(old_new[0]), {"rename": old_new[1]}
+    elif not found:
+        gone = api_names.missing(path)
+        if gone:
+            yield "unknown-name", {"old": api_names.old_name_fix(gone)}
 
 
 def _rename_key(old: str) -> str:
