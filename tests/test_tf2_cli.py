@@ -39,3 +39,17 @@ def test_a_resumed_tf2_run_prints_at_global_steps_like_tf1(cli, tmp_path):
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     steps = [line.split()[1] for line in resumed.stdout.splitlines() if line.startswith("step ")]
     assert steps == ["10/12", "12/12"]  # global multiples of 5, then the last step
+
+
+def test_both_paths_write_tensorboard_scalars_at_the_same_steps(cli, tmp_path):
+    """Every --save_summary_steps and at the last step, on both entry points."""
+    from tensorboard.backend.event_processing import event_accumulator as ea
+
+    args = ["--model=mlp", "--train_steps=5", "--save_summary_steps=2", "--num_warmup_steps=0"]
+    for module, name in (("tf1_train.main", "tf1"), ("tf1_train.tf2.main", "tf2")):
+        out = cli([*args, f"--train_dir={tmp_path / name}"], module=module)
+        assert out.returncode == 0, out.stderr[-3000:]
+    tf1 = ea.EventAccumulator(str(tmp_path / "tf1")).Reload()
+    tf2 = ea.EventAccumulator(str(tmp_path / "tf2"), size_guidance={ea.TENSORS: 0}).Reload()
+    assert [e.step for e in tf1.Scalars("loss")] == [2, 4, 5]
+    assert [e.step for e in tf2.Tensors("loss")] == [2, 4, 5]

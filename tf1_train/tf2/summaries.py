@@ -31,14 +31,16 @@ class ScalarWriter:
       logdir: train_dir.
       verbosity: --summary_verbosity (0 turns event files off, as in TF1).
       every: --save_summary_steps.
+      last: --train_steps: written at the last step too, as the TF1 loop does.
     """
 
-    def __init__(self, logdir: str, verbosity: int, every: int):
-        self.every = every
+    def __init__(self, logdir: str, verbosity: int, every: int, last: int):
+        self.every, self.last = every, last
         self._writer = tf.summary.create_file_writer(logdir) if verbosity > 0 else None
 
     def due(self, step: int) -> bool:
-        return self._writer is not None and self.every > 0 and step % self.every == 0
+        multiple = self.every > 0 and step % self.every == 0
+        return self._writer is not None and (multiple or step >= self.last)
 
     def recording(self, due: tf.Variable):
         """The context the training steps run in: they record while ``due``

@@ -130,7 +130,10 @@ def finish(cfg: Config, summary: Dict, accuracy: float) -> None:
 
 
 def scalar_writer(cfg: Config) -> ScalarWriter:
-    return ScalarWriter(cfg.run.train_dir, cfg.run.summary_verbosity, cfg.run.save_summary_steps)
+    run = cfg.run
+    return ScalarWriter(
+        run.train_dir, run.summary_verbosity, run.save_summary_steps, run.train_steps
+    )
 
 
 class Progress:
