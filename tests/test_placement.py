@@ -96,3 +96,23 @@ def test_placement_report_flag_prints_it(tmp_path):
     assert "placement (from the runtime's partition graphs):" in out.stdout
     assert f"tower 1 MatMul/Conv2D on: {CPU1} (" in out.stdout
     assert "unexpected: none" in out.stdout
+
+
+@pytest.mark.parametrize("mode, warned", [("replicated", True), ("parameter_server", False)])
+def test_a_models_own_device_pin_against_the_mode_is_one_warning_line(tmp_path, mode, warned):
+    """Replicated mode wants tower 1's copy on CPU:1; the model's /cpu:0 pin
+    keeps it on CPU:0 (parameter_server mode keeps variables there anyway)."""
+    out = run_cli(
+        ["--model=tests.user_models.pinned:build", "--num_gpus=2", f"--variable_update={mode}",
+         "--train_steps=2", f"--train_dir={tmp_path}"]
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    lines = [ln for ln in out.stdout.splitlines() if ln.startswith("warning: placement")]
+    if not warned:
+        assert lines == []
+        return
+    assert lines == [
+        f"warning: placement is not what --variable_update=replicated plans: variable v1/w on "
+        f"{CPU0}, not on {CPU1}; a tf.device() in the model overrides tf1_train's placement "
+        "(remove it: tf1_train places variables and towers)"
+    ]

@@ -297,6 +297,9 @@ class TrainLoop:
             self.plan,
             self.g.mode,
         )
+        warning = placement.warning(self.placement, self.g.mode)
+        if warning:
+            print(warning, flush=True)
 
     def _probe_placement(self) -> None:
         """No step left to train: place a forward pass (it changes no variable)."""

@@ -15,7 +15,7 @@ tower's device; the rest of a tower is cheap glue.
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterable, List, NamedTuple, Sequence
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 import tensorflow as tf
@@ -110,6 +110,21 @@ def build(
     unexpected = _compute_misplaced(tower_compute, plan.tower_devices)
     unexpected += _variables_misplaced(variables, plan, mode)
     return PlacementReport(loads, variables, tower_compute, unexpected)
+
+
+def warning(report: PlacementReport, mode) -> Optional[str]:
+    """One line when the runtime placed something where the mode did not
+    plan it: the numbers are the same, the speed (a replicated copy on the
+    wrong GPU, variables on the CPU) is not, and nothing else would say so."""
+    if not report.unexpected:
+        return None
+    more = len(report.unexpected) - 1
+    rest = f" (+{more} more; --placement_report lists them)" if more else ""
+    return (
+        f"warning: placement is not what --variable_update={mode.name} plans: "
+        f"{report.unexpected[0]}{rest}; a tf.device() in the model overrides tf1_train's "
+        "placement (remove it: tf1_train places variables and towers)"
+    )
 
 
 def _bytes(node) -> int:
