@@ -98,6 +98,36 @@ USER_CODE = [
         "which nothing feeds",
     ),
     Bad(
+        "model logits for another class count",
+        [f"--model={_UM}.bad:seven_classes"],
+        f"--model={_UM}.bad:seven_classes: returned logits of shape [",
+        ", 7]; expected [batch, 10] (10 classes in the dataset)",
+    ),
+    Bad(
+        "model logits of rank 3",
+        [f"--model={_UM}.bad:rank3_logits"],
+        f"--model={_UM}.bad:rank3_logits: returned logits of shape [",
+        ", 1, 10]; expected [batch, 10]",
+    ),
+    Bad(
+        "model int logits",
+        [f"--model={_UM}.bad:int_logits"],
+        f"--model={_UM}.bad:int_logits: returned int32 logits",
+        "expected float ones",
+    ),
+    Bad(
+        "model without variables",
+        [f"--model={_UM}.bad:no_variables"],
+        f"--model={_UM}.bad:no_variables: makes no trainable variable",
+        "tf.compat.v1.get_variable",
+    ),
+    Bad(
+        "model with tf.layers, no compat",
+        [f"--model={_UM}.bad:legacy_layers"],
+        f"--model={_UM}.bad:legacy_layers: raised AttributeError",
+        "call tf1_train.compat.install() at the top of your module",
+    ),
+    Bad(
         "model syntax",
         ["--model=tests.user_models.tiny"],
         "--model=tests.user_models.tiny",

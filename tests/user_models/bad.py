@@ -17,3 +17,32 @@ def feeds_keep_prob(images, is_training, num_classes):
     x = tf.reshape(images, [-1, int(images.shape[1:].num_elements())])
     w = tf.compat.v1.get_variable("w", [int(x.shape[-1]), num_classes])
     return tf.matmul(tf.nn.dropout(x, rate=1 - keep_prob), w)
+
+
+def _flat(images):
+    return tf.reshape(images, [-1, int(images.shape[1:].num_elements())])
+
+
+def seven_classes(images, is_training, num_classes):
+    """Written for a dataset with 7 classes."""
+    x = _flat(images)
+    return tf.matmul(x, tf.compat.v1.get_variable("w", [int(x.shape[-1]), 7]))
+
+
+def rank3_logits(images, is_training, num_classes):
+    x = _flat(images)
+    logits = tf.matmul(x, tf.compat.v1.get_variable("w", [int(x.shape[-1]), num_classes]))
+    return tf.expand_dims(logits, 1)
+
+
+def int_logits(images, is_training, num_classes):
+    return tf.zeros([tf.shape(images)[0], num_classes], tf.int32)
+
+
+def no_variables(images, is_training, num_classes):
+    return tf.zeros([tf.shape(images)[0], num_classes])
+
+
+def legacy_layers(images, is_training, num_classes):
+    """tf.layers without tf1_train.compat.install(): raises under Keras 3."""
+    return tf.compat.v1.layers.dense(_flat(images), num_classes)

@@ -125,9 +125,31 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
         if not isinstance(out, (tf.Tensor, tf.Variable)):
             raise UserError(f"--{flag}={flag_value}: returned a {type(out).__name__}, not a tensor")
         _refuse_placeholders(graph.get_operations()[before:], f"--{flag}={flag_value}")
+        if flag == "model":
+            _check_logits(out, args[2], f"--{flag}={flag_value}")
         return out
 
     return call
+
+
+def _check_logits(logits, num_classes: int, what: str) -> None:
+    """Logits the loss can take, said before a step fails on them: float,
+    ``[batch, num_classes]``, from a model with trainable variables."""
+    import tensorflow as tf
+
+    shape = logits.shape
+    if not logits.dtype.is_floating:
+        raise UserError(f"{what}: returned {logits.dtype.name} logits; expected float ones")
+    if shape.rank != 2 or shape[-1] not in (None, num_classes):
+        raise UserError(
+            f"{what}: returned logits of shape {shape.as_list() if shape.rank else shape}; "
+            f"expected [batch, {num_classes}] ({num_classes} classes in the dataset)"
+        )
+    if not tf.compat.v1.trainable_variables():
+        raise UserError(
+            f"{what}: makes no trainable variable (make them with "
+            "tf.compat.v1.get_variable, so the towers share them)"
+        )
 
 
 def _refuse_placeholders(ops, what: str) -> None:
@@ -161,6 +183,10 @@ def describe_failure(error: Exception) -> str:
     ]
     where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
     message = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    if "not available with Keras 3" in message:  # tf.compat.v1.layers, rnn_cell
+        message += (
+            " (call tf1_train.compat.install() at the top of your module: docs/LEGACY_LAYERS.md)"
+        )
     return f"raised {type(error).__name__}: {message}{where}"
 
 
