@@ -153,6 +153,38 @@ USER_CODE = [
     ),
     Bad("loss not a path", ["--loss=mse"], "--loss", "expected package.module:function"),
     Bad(
+        "loss as a column",
+        [f"--loss={_UM}.bad:column_loss"],
+        f"--loss={_UM}.bad:column_loss: returned a loss of shape [",
+        ", 1]; expected a scalar (the batch mean) or one value per example [",
+    ),
+    Bad(
+        "tf2 loss as a column",
+        [f"--loss={_UM}.bad:column_loss"],
+        f"--loss={_UM}.bad:column_loss: returned a loss of shape [",
+        ", 1]; expected a scalar (the batch mean) or one value per example [",
+        module=TF2_MAIN,
+    ),
+    Bad(
+        "loss int",
+        [f"--loss={_UM}.bad:int_loss"],
+        f"--loss={_UM}.bad:int_loss",
+        "returned a int32 loss; expected a float one",
+    ),
+    Bad(
+        "loss constant",
+        [f"--loss={_UM}.bad:constant_loss"],
+        f"--loss={_UM}.bad:constant_loss",
+        "does not depend on the logits",
+    ),
+    Bad(
+        "tf2 loss raises",
+        [f"--loss={_UM}.bad:onehot_loss"],
+        f"--loss={_UM}.bad:onehot_loss: raised ValueError",
+        "are incompatible",
+        module=TF2_MAIN,
+    ),
+    Bad(
         "weight decay and own regularization",
         [f"--model={_UM}.regularized:build", "--weight_decay=0.001"],
         "--weight_decay=0.001",

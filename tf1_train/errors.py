@@ -35,6 +35,16 @@ def signal_status(signal_name: str) -> int:
 class UserError(Exception):
     """Bad input from the user: a flag value, a combination, a file, a port."""
 
+    def __str__(self) -> str:
+        # Raised while tf.function traces user code, the error comes back with
+        # AutoGraph's "in user code:" stack in front of the message: the one
+        # line to print is the last, after "UserError: ".
+        text = super().__str__()
+        if not text.startswith("in user code:"):
+            return text
+        last = text.strip().splitlines()[-1].strip()
+        return last.split("UserError: ", 1)[-1]
+
 
 class TrainingDiverged(Exception):
     """The loss became NaN or Inf; the bad state was not saved."""

@@ -46,3 +46,22 @@ def no_variables(images, is_training, num_classes):
 def legacy_layers(images, is_training, num_classes):
     """tf.layers without tf1_train.compat.install(): raises under Keras 3."""
     return tf.compat.v1.layers.dense(_flat(images), num_classes)
+
+
+def column_loss(labels, logits):
+    """Per-example cross-entropy as a [batch, 1] column."""
+    xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    return tf.expand_dims(xent, 1)
+
+
+def int_loss(labels, logits):
+    return tf.reduce_sum(labels)
+
+
+def constant_loss(labels, logits):
+    return tf.constant(1.0)
+
+
+def onehot_loss(labels, logits):
+    """Written for one-hot labels: the integer labels do not fit."""
+    return tf.compat.v1.losses.softmax_cross_entropy(onehot_labels=labels, logits=logits)

@@ -127,6 +127,8 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
         _refuse_placeholders(graph.get_operations()[before:], f"--{flag}={flag_value}")
         if flag == "model":
             _check_logits(out, args[2], f"--{flag}={flag_value}")
+        elif flag == "loss":
+            _check_loss(out, *args, f"--{flag}={flag_value}")
         return out
 
     return call
@@ -171,6 +173,36 @@ def _refuse_placeholders(ops, what: str) -> None:
     )
 
 
+def _check_loss(loss, labels, logits, what: str) -> None:
+    """A data loss tf1_train can average: a float scalar (the batch mean) or
+    a per-example vector, computed from the logits. A ``[batch, 1]`` column
+    would be differentiated as its sum, batch-size times the mean's gradient."""
+    if not loss.dtype.is_floating:
+        raise UserError(f"{what}: returned a {loss.dtype.name} loss; expected a float one")
+    rank, n = loss.shape.rank, labels.shape[0]
+    if rank not in (0, 1) or (rank == 1 and None not in (loss.shape[0], n) and loss.shape[0] != n):
+        shape = loss.shape.as_list() if rank is not None else "unknown"
+        raise UserError(
+            f"{what}: returned a loss of shape {shape}; expected a scalar (the batch mean) "
+            f"or one value per example [{n}]"
+        )
+    if not _depends_on(loss, logits):
+        raise UserError(f"{what}: the loss it returns does not depend on the logits")
+
+
+def _depends_on(tensor, source) -> bool:
+    """Whether ``source`` is among ``tensor``'s inputs, transitively."""
+    seen, todo = set(), [tensor.op]
+    while todo:
+        op = todo.pop()
+        if op is source.op:
+            return True
+        if op.name not in seen:
+            seen.add(op.name)
+            todo.extend(t.op for t in op.inputs)
+    return False
+
+
 def describe_failure(error: Exception) -> str:
     """'raised ValueError: <first line> (at file.py:42)' for a user's exception."""
     import traceback
@@ -179,7 +211,9 @@ def describe_failure(error: Exception) -> str:
     frames = [
         f
         for f in traceback.extract_tb(error.__traceback__)
-        if "site-packages" not in f.filename and "/tf1_train/" not in f.filename
+        if "site-packages" not in f.filename
+        and "/tf1_train/" not in f.filename
+        and "__autograph_generated" not in f.filename  # tf.function's copy of the user's code
     ]
     where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
     message = str(error).strip().splitlines()[0] if str(error).strip() else ""

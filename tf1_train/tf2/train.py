@@ -70,6 +70,7 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
     loss_fn = None
     if cfg.loss:
         loss_fn = tf1_models.checked(tf1_models.resolve(cfg.loss, "loss"), cfg.loss, "loss")
+        _probe_loss(loss_fn, cfg.data.batch_size, source.num_classes)
     global_batch = cfg.data.batch_size * cfg.devices.num_towers
     oc = cfg.optimizer
     compiled = steps.make_steps(
@@ -79,6 +80,15 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
         compute=precisionlib.compute_type(cfg.precision.precision), loss_scale=loss_scale,
     )  # fmt: skip
     return Trainer(strategy, plan, model, opt, compiled, pre, averages, loss_scale)
+
+
+def _probe_loss(loss_fn, batch: int, num_classes: int) -> None:
+    """Traces the user's loss once on symbolic labels and logits of a
+    replica's batch: a loss the step cannot use fails here, in one line,
+    before train_dir gets an event file (the TF1 graph finds it as early)."""
+    labels = tf.TensorSpec([batch], tf.int32)
+    logits = tf.TensorSpec([batch, num_classes], tf.float32)
+    tf.function(loss_fn, autograph=False).get_concrete_function(labels, logits)
 
 
 def _loss_scale(cfg: Config) -> Optional[precisionlib.LossScale]:
