@@ -198,6 +198,27 @@ USER_CODE = [
         module=TF2_MAIN,
     ),
     Bad(
+        "tf2 twin without the training argument",
+        [f"--model={_UM}.tiny:build", f"--tf2_model={_UM}.twins:NoTrainingArgument"],
+        f"--tf2_model={_UM}.twins:NoTrainingArgument: raised TypeError",
+        "unexpected keyword argument 'training'",
+        module=TF2_MAIN,
+    ),
+    Bad(
+        "tf2 twin logits for another class count",
+        [f"--model={_UM}.tiny:build", f"--tf2_model={_UM}.twins:SevenClasses"],
+        f"--tf2_model={_UM}.twins:SevenClasses: returned logits of shape [2, 7]",
+        "expected [batch, 10]",
+        module=TF2_MAIN,
+    ),
+    Bad(
+        "tf2 twin with other variable names",
+        [f"--model={_UM}.tiny:build", f"--tf2_model={_UM}.twins:KerasNames"],
+        f"--tf2_model={_UM}.twins:KerasNames: its variables are not --model={_UM}.tiny:build's",
+        "TF1's hidden/w [64, 32] is missing; its dense/kernel [64, 32] is not in TF1",
+        module=TF2_MAIN,
+    ),
+    Bad(
         "tf2 twin in bf16",
         [f"--model={_UM}.tiny:build", f"--tf2_model={TWIN}", "--precision=bf16"],
         "--precision=bf16",

@@ -6,6 +6,7 @@ import tensorflow as tf
 v1 = tf.compat.v1
 
 NOT_CALLABLE = 42
+HIDDEN = 32  # units of the hidden layer
 
 
 def build(images, is_training, num_classes):
@@ -14,13 +15,13 @@ def build(images, is_training, num_classes):
     x = tf.reshape(images, [-1, int(images.shape[1:].num_elements())])
     with v1.variable_scope("hidden"):
         w = v1.get_variable(
-            "w", [int(x.shape[-1]), 32], initializer=v1.glorot_uniform_initializer(seed=1)
+            "w", [int(x.shape[-1]), HIDDEN], initializer=v1.glorot_uniform_initializer(seed=1)
         )
-        b = v1.get_variable("b", [32], initializer=v1.zeros_initializer())
+        b = v1.get_variable("b", [HIDDEN], initializer=v1.zeros_initializer())
         x = tf.nn.relu(tf.matmul(x, w) + b)
     with v1.variable_scope("out"):
         w = v1.get_variable(
-            "w", [32, num_classes], initializer=v1.glorot_uniform_initializer(seed=2)
+            "w", [HIDDEN, num_classes], initializer=v1.glorot_uniform_initializer(seed=2)
         )
         b = v1.get_variable("b", [num_classes], initializer=v1.zeros_initializer())
         return tf.matmul(x, w) + b

@@ -134,11 +134,8 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
     return call
 
 
-def _check_logits(logits, num_classes: int, what: str) -> None:
-    """Logits the loss can take, said before a step fails on them: float,
-    ``[batch, num_classes]``, from a model with trainable variables."""
-    import tensorflow as tf
-
+def check_logits_shape(logits, num_classes: int, what: str) -> None:
+    """Float ``[batch, num_classes]`` logits (both paths' models)."""
     shape = logits.shape
     if not logits.dtype.is_floating:
         raise UserError(f"{what}: returned {logits.dtype.name} logits; expected float ones")
@@ -147,6 +144,14 @@ def _check_logits(logits, num_classes: int, what: str) -> None:
             f"{what}: returned logits of shape {shape.as_list() if shape.rank else shape}; "
             f"expected [batch, {num_classes}] ({num_classes} classes in the dataset)"
         )
+
+
+def _check_logits(logits, num_classes: int, what: str) -> None:
+    """Logits the loss can take, said before a step fails on them: float,
+    ``[batch, num_classes]``, from a model with trainable variables."""
+    import tensorflow as tf
+
+    check_logits_shape(logits, num_classes, what)
     if not tf.compat.v1.trainable_variables():
         raise UserError(
             f"{what}: makes no trainable variable (make them with "

@@ -187,8 +187,49 @@ def build(
             module = factory(tuple(image_shape), num_classes)
         except Exception as e:
             raise UserError(f"--tf2_model={tf2_model}: {models.describe_failure(e)}") from None
-        return UserTwin(module, tf2_model)
+        twin = UserTwin(module, tf2_model)
+        _probe_twin(twin, tf2_model, name, tuple(image_shape), num_classes)
+        return twin
     return models.resolve(models.lookup(name).tf2, "model")(tuple(image_shape), num_classes)
+
+
+def _probe_twin(twin: UserTwin, ref: str, name: str, image_shape, num_classes: int) -> None:
+    """Before anything is written: the twin is called as the step will call
+    it and returns usable logits, and its variables carry the TF1 model's
+    names and shapes (so a checkpoint of either path restores into the other)."""
+    what = f"--tf2_model={ref}"
+    spec = tf.TensorSpec([2, *image_shape], tf.float32)
+    try:
+        fn = tf.function(lambda x: twin(x, training=True), autograph=False)
+        logits = fn.get_concrete_function(spec).structured_outputs
+    except UserError:
+        raise
+    except Exception as e:
+        raise UserError(f"{what}: {models.describe_failure(e)}") from None
+    if not isinstance(logits, tf.Tensor):
+        raise UserError(f"{what}: returned a {type(logits).__name__}, not a tensor")
+    models.check_logits_shape(logits, num_classes, what)
+    tf1 = _tf1_trainable_shapes(name, image_shape, num_classes)
+    tf2 = {n: v.shape.as_list() for n, v in twin.by_name.items()}
+    missing = sorted(set(tf1) - set(tf2))
+    extra = sorted(set(tf2) - set(tf1))
+    shapes = sorted(n for n in set(tf1) & set(tf2) if tf1[n] != tf2[n])
+    if missing or extra or shapes:
+        found = [f"TF1's {n} {tf1[n]} is missing" for n in missing[:2]]
+        found += [f"its {n} {tf2[n]} is not in TF1" for n in extra[:2]]
+        found += [f"{n} is {tf2[n]}, TF1's {tf1[n]}" for n in shapes[:2]]
+        raise UserError(
+            f"{what}: its variables are not --model={name}'s: {'; '.join(found)} "
+            "(name each tf.Variable with its TF1 checkpoint name and shape)"
+        )
+
+
+def _tf1_trainable_shapes(name: str, image_shape, num_classes: int) -> Dict[str, list]:
+    """The TF1 model's trainable variables by checkpoint name, from a scratch graph."""
+    with tf.Graph().as_default():
+        images = tf.zeros([1, *image_shape])
+        models.checked(models.get_model(name), name)(images, True, num_classes)
+        return {v.op.name: v.shape.as_list() for v in tf.compat.v1.trainable_variables()}
 
 
 def check_twin(name: str, tf2_model: str) -> None:

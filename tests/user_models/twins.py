@@ -1,0 +1,45 @@
+"""Users' TF2 twins of tests/user_models/tiny.py:build that go wrong in the
+ways the bad-input table lists (each a plain tf.Module, as --tf2_model takes)."""
+
+import tensorflow as tf
+
+from tests.user_models.tiny import HIDDEN
+
+
+def _size(image_shape):
+    n = 1
+    for d in image_shape:
+        n *= d
+    return n
+
+
+class _Twin(tf.Module):
+    """tiny.build's variables, by their TF1 names; subclasses break one thing."""
+
+    def __init__(self, image_shape, num_classes, out=None, first="hidden/w"):
+        super().__init__()
+        self.w1 = tf.Variable(tf.zeros([_size(image_shape), HIDDEN]), name=first)
+        self.b1 = tf.Variable(tf.zeros([HIDDEN]), name="hidden/b")
+        self.w2 = tf.Variable(tf.zeros([HIDDEN, out or num_classes]), name="out/w")
+        self.b2 = tf.Variable(tf.zeros([out or num_classes]), name="out/b")
+
+    def __call__(self, images, training):
+        x = tf.reshape(images, [tf.shape(images)[0], -1])
+        return tf.matmul(tf.nn.relu(tf.matmul(x, self.w1) + self.b1), self.w2) + self.b2
+
+
+class NoTrainingArgument(_Twin):
+    def __call__(self, images):  # the step calls module(images, training=...)
+        return super().__call__(images, True)
+
+
+class SevenClasses(_Twin):
+    def __init__(self, image_shape, num_classes):
+        super().__init__(image_shape, num_classes, out=7)
+
+
+class KerasNames(_Twin):
+    """Its first kernel named as Keras would name it, not as TF1 did."""
+
+    def __init__(self, image_shape, num_classes):
+        super().__init__(image_shape, num_classes, first="dense/kernel")
