@@ -146,6 +146,12 @@ USER_CODE = [
         "must return a float HWC image (rank 3)",
     ),
     Bad(
+        "preprocess random size",
+        [f"--preprocess={_UM}.inputs:random_size"],
+        f"--preprocess={_UM}.inputs:random_size",
+        "of shape (None, None, 1); it must return a float HWC image (rank 3) of known static shape",
+    ),
+    Bad(
         "preprocess raises",
         [f"--preprocess={_UM}.inputs:raises"],
         f"--preprocess={_UM}.inputs:raises",

@@ -192,6 +192,20 @@ def test_preprocess_sets_the_input_and_a_resumed_run_crops_as_before(tmp_path, s
     assert whole.summary["test_accuracy"] > 0.0
 
 
+def test_stateful_random_ops_in_preprocess_are_one_warning_line(tmp_path, capsys):
+    stateful = "tests.user_models.inputs:tutorial_style"
+    train.run(small_config(tmp_path / "a", steps=1, preprocess=stateful), gpus_found=0)
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("warning: --pre")]
+    assert lines == [
+        f"warning: --preprocess={stateful} draws from stateful random ops (RandomUniform): "
+        "they follow TensorFlow's op seeds, not its seed argument, so a resumed run and the "
+        "TF2 path augment differently; use the seed with tf.image.stateless_random_* / "
+        "tf.random.stateless_*"
+    ]
+    train.run(small_config(tmp_path / "b", steps=1, preprocess=CROP), gpus_found=0)
+    assert "warning: --preprocess" not in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_legacy_layers_model_trains_on_the_towers_with_its_batch_norm_and_regularizer(
     tmp_path, mode, capsys

@@ -25,3 +25,17 @@ def flattens(image, label, is_training, seed):
 
 def raises(image, label, is_training, seed):
     raise ValueError("expected a 32x32 image")
+
+
+def random_size(image, label, is_training, seed):
+    """A crop whose size is drawn per example: batches cannot hold it."""
+    size = tf.random.stateless_uniform([], seed, 4, 8, tf.int32)
+    return tf.image.resize(image, [size, size]), label
+
+
+def tutorial_style(image, label, is_training, seed):
+    """The TF1 tutorials' augmentation: stateful random ops, seed unused."""
+    if is_training:
+        image = tf.image.random_flip_left_right(image)
+        image = tf.image.random_brightness(image, max_delta=0.2)
+    return image, label

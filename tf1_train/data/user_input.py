@@ -14,10 +14,14 @@ example after decoding and before batching, for training and (with
   function is the augmentation). The image shape the model sees is the
   function's (e.g. 24x24 crops of 32x32 images), for evaluation too.
 
-The function is run once on a dummy example before anything is built: it
-must keep the label as it is, return a rank-3 floating image of fully known
-static shape, and the same shape when not training; each failure is one
-``--preprocess`` line.
+The function is run once on a dummy example in a graph of its own before
+anything is built: it must keep the label as it is, return a rank-3
+floating image of fully known static shape (a size drawn at random fails
+here, not in the middle of batching), and the same shape when not training;
+each failure is one ``--preprocess`` line. Stateful random ops in it
+(``tf.image.random_flip_left_right`` and the like, which the TF1 tutorials
+used) are one warning line: they follow TensorFlow's op seeds, not
+``seed``, so a resumed run and the TF2 path see other augmentation.
 """
 
 from __future__ import annotations
@@ -47,7 +51,15 @@ def load(ref: str, image_shape, seed: int) -> Optional[Preprocess]:
         return None
     fn = models.resolve(ref, "preprocess")
     shapes = [_probe(fn, ref, image_shape, training) for training in (True, False)]
-    (train_shape, dtype), (eval_shape, _) = shapes
+    (train_shape, dtype, stateful), (eval_shape, _, _) = shapes
+    if stateful:
+        print(
+            f"warning: --preprocess={ref} draws from stateful random ops "
+            f"({', '.join(stateful)}): they follow TensorFlow's op seeds, not its seed "
+            "argument, so a resumed run and the TF2 path augment differently; use the seed "
+            "with tf.image.stateless_random_* / tf.random.stateless_*",
+            flush=True,
+        )
     if train_shape != eval_shape:
         raise UserError(
             f"--preprocess={ref}: returns {list(train_shape)} images for training but "
@@ -57,17 +69,16 @@ def load(ref: str, image_shape, seed: int) -> Optional[Preprocess]:
 
 
 def _probe(fn, ref, image_shape, training):
-    """(image shape, dtype) of ``fn`` on a mid-grey dummy example."""
+    """(image shape, dtype, stateful random op types) of ``fn`` on a
+    mid-grey dummy example, in a graph: static shapes as tf.data sees them
+    (an eager call would show a random size as a known one)."""
     image = np.full(image_shape, 0.5, np.float32)
     seed = np.array([1, 2], np.int64)
-    if tf.executing_eagerly():
+    with tf.Graph().as_default() as g:
         out_image, out_label = _call(fn, ref, image, PROBE_LABEL, training, seed)
-        label = out_label.numpy() if hasattr(out_label, "numpy") else out_label
-    else:
-        with tf.Graph().as_default() as g:
-            out_image, out_label = _call(fn, ref, image, PROBE_LABEL, training, seed)
-            with tf.compat.v1.Session(graph=g) as sess:
-                label = sess.run(out_label)
+        with tf.compat.v1.Session(graph=g) as sess:
+            label = sess.run(out_label)
+        stateful = sorted({op.type for op in g.get_operations() if _stateful_random(op.type)})
     if np.shape(label) != () or label != PROBE_LABEL:
         raise UserError(
             f"--preprocess={ref}: changed the label ({PROBE_LABEL} -> {label}); "
@@ -79,14 +90,24 @@ def _probe(fn, ref, image_shape, training):
             f"--preprocess={ref}: returned a {out_image.dtype.name} image of shape "
             f"{shape}; it must return a float HWC image (rank 3) of known static shape"
         )
-    return tuple(int(d) for d in shape), out_image.dtype
+    return tuple(int(d) for d in shape), out_image.dtype, stateful
+
+
+def _stateful_random(op_type: str) -> bool:
+    if "Stateless" in op_type:
+        return False
+    return "Random" in op_type or op_type.startswith(("Stateful", "Rng", "TruncatedNormal",
+                                                      "Multinomial"))  # fmt: skip
 
 
 def _call(fn, ref, image, label, training, seed):
-    image = tf.convert_to_tensor(image)
-    label = tf.convert_to_tensor(label, tf.int32)
+    # Inputs with defaults, not constants: shape inference would otherwise
+    # evaluate a size drawn from the seed and call it static.
+    image = tf.compat.v1.placeholder_with_default(image, image.shape)
+    label = tf.compat.v1.placeholder_with_default(np.int32(label), [])
+    seed = tf.compat.v1.placeholder_with_default(seed, [2])
     try:
-        out = fn(image, label, training, tf.convert_to_tensor(seed))
+        out = fn(image, label, training, seed)
     except UserError:
         raise
     except Exception as e:
