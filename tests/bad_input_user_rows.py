@@ -238,4 +238,21 @@ USER_CODE = [
         "module 'nowhere' not found",
         module=TF2_MAIN,
     ),
-]
+    # --init_checkpoint: a fresh run from a checkpoint's weights (tests/test_warm_start.py)
+    Bad("init_checkpoint missing", ["--init_checkpoint={tmp}/none/model.ckpt-5"],
+        "--init_checkpoint={tmp}/none/model.ckpt-5", "no checkpoint there"),
+    Bad("init_checkpoint dir without one", ["--init_checkpoint={tmp}"], "--init_checkpoint={tmp}",
+        "the directory holds no TF1 checkpoint"),
+    Bad(
+        "init_checkpoint of another model",
+        ["--model=lenet5", "--init_checkpoint={run}", "--train_dir={tmp}/fresh"],
+        "--init_checkpoint={run}/model.ckpt-",
+        "is not in it",
+    ),
+    Bad("init_exclude not a regex", ["--init_exclude=logits/("], "--init_exclude",
+        "'logits/(' is not a regular expression"),
+    Bad("tf2 keras init_checkpoint", ["--route=keras", "--init_checkpoint={run}"],
+        "--init_checkpoint", "the TF2 custom route only", module=TF2_MAIN),
+    Bad("tf2 init_checkpoint missing", ["--init_checkpoint={tmp}/none"],
+        "--init_checkpoint={tmp}/none", "no checkpoint there", module=TF2_MAIN),
+]  # fmt: skip

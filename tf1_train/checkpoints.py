@@ -147,7 +147,7 @@ def remove_leftovers(train_dir: str, kept: Sequence[str], step: int) -> None:
                 pass  # gone already, or not ours to delete: it is only space
 
 
-def restore_or_init(sess: v1.Session, g, train_dir: str) -> Restored:
+def restore_or_init(sess: v1.Session, g, train_dir: str, fresh=None) -> Restored:
     """Restores the newest readable checkpoint, or initialises from scratch.
 
     An unreadable checkpoint (truncated, bit flip, missing file) is reported in
@@ -159,11 +159,15 @@ def restore_or_init(sess: v1.Session, g, train_dir: str) -> Restored:
       sess: a session on ``g.graph``.
       g: the TrainGraph (uses saver, saved_variables, init_op, post_init_ops).
       train_dir: where checkpoints live.
+      fresh: ``fresh(sess, g)`` after initialising a run that restored
+        nothing (warm_start.starter: --init_checkpoint), or None.
     """
     candidates = find(train_dir)
     if not candidates:
         sess.run(g.init_op)
         sess.run(g.post_init_ops)
+        if fresh is not None:
+            fresh(sess, g)
         return Restored(None, 0)
     for i, path in enumerate(candidates):
         try:

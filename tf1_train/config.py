@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from typing import Optional, Tuple
 
 from tf1_train import config_checks as checks
@@ -208,9 +209,18 @@ class RunConfig:
     placement_report: bool = False
     seed: int = 0
     deterministic: bool = False
+    init_checkpoint: str = ""  # a fresh run starts from these weights (warm_start.py)
+    init_exclude: str = ""  # comma-separated regexes of variables left at their init
 
     def validate(self) -> None:
         _positive_int(self.train_steps, "train_steps")
+        for pattern in self.init_exclude.split(","):
+            try:
+                re.compile(pattern.strip())
+            except re.error as e:
+                _check(
+                    False, "init_exclude", f"{pattern.strip()!r} is not a regular expression ({e})"
+                )
         _check(self.num_warmup_steps >= 0, "num_warmup_steps", "must be >= 0")
         _positive_int(self.display_every, "display_every")
         _positive_int(self.save_checkpoint_steps, "save_checkpoint_steps")

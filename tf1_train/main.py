@@ -25,7 +25,7 @@ from typing import NoReturn
 from absl import app, flags
 
 from tf1_train import config as cfglib
-from tf1_train import env, flag_errors, models, paths
+from tf1_train import env, flag_errors, models, paths, warm_start
 from tf1_train import variable_update as update_modes
 from tf1_train.errors import (
     EXIT_BAD_INPUT,
@@ -153,6 +153,18 @@ flags.DEFINE_string("trace_file", None, "Write a Chrome trace of one step here."
 flags.DEFINE_boolean("placement_report", False, "Print the runtime placement report.")
 flags.DEFINE_integer("seed", 0, "Seed for weights, data order and dropout.")
 flags.DEFINE_boolean("deterministic", False, "Op determinism: bit-identical reruns.")
+flags.DEFINE_string(
+    "init_checkpoint",
+    "",
+    "A fresh run starts from this TF1 checkpoint's model weights (a prefix, or a directory: "
+    "its newest); global step and optimizer slots start fresh.",
+)
+flags.DEFINE_string(
+    "init_exclude",
+    "",
+    "With --init_checkpoint: comma-separated regexes of checkpoint names left at their "
+    "initial values (e.g. logits/ for a new class count).",
+)
 # Between-graph cluster (TF_CONFIG is read when none of the first four is given).
 flags.DEFINE_list("ps_hosts", [], "Parameter server tasks, host:port,host:port.")
 flags.DEFINE_list("worker_hosts", [], "Worker tasks, host:port,...; worker 0 is the chief.")
@@ -292,6 +304,8 @@ def check_paths(cfg: cfglib.Config) -> None:
     if cl.job_name != "worker" or cl.is_chief:
         paths.prepare_train_dir(cfg.run.train_dir)
         paths.check_trace_file(cfg.run.trace_file)
+        if cfg.run.init_checkpoint:
+            warm_start.resolve(cfg.run.init_checkpoint)
 
 
 def dispatch(cfg: cfglib.Config) -> None:

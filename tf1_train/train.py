@@ -23,6 +23,7 @@ from tf1_train import (
     report,
     signals,
     summaries,
+    warm_start,
 )
 from tf1_train import precision as precisionlib
 from tf1_train.config import Config
@@ -132,7 +133,8 @@ def _train(cfg: Config, plan: devices.DevicePlan, g: graph.TrainGraph, stop):
     """Restores or initialises, starts the input at the restored step, runs
     the loop: (Outcome, Restored)."""
     with v1.Session(graph=g.graph, config=devices.session_config(cfg.devices, plan)) as sess:
-        restored = checkpoints.restore_or_init(sess, g, cfg.run.train_dir)
+        fresh = warm_start.starter(cfg.run.init_checkpoint, cfg.run.init_exclude)
+        restored = checkpoints.restore_or_init(sess, g, cfg.run.train_dir, fresh)
         # The writer comes after the restore: a refused checkpoint leaves
         # someone else's train_dir untouched.
         writer = open_writer(cfg, g, restored, cfg.run.summary_verbosity)
@@ -169,6 +171,8 @@ def open_writer(
     writer = summaries.EventWriter(cfg.run.train_dir, g.graph, verbosity, op)
     if restored.path:
         print(f"resuming from {restored.path} (global step {restored.step})", flush=True)
+        if cfg.run.init_checkpoint:
+            print("--init_checkpoint not used: train_dir holds a checkpoint to resume", flush=True)
         writer.restarted(restored.step)
     return writer
 

@@ -21,7 +21,7 @@ from typing import List, NamedTuple, Optional
 
 import tensorflow as tf
 
-from tf1_train import checkpoints, devices, graph, loop, prelude, signals, train
+from tf1_train import checkpoints, devices, graph, loop, prelude, signals, train, warm_start
 from tf1_train.cluster import recovery, server, spec, sync, watchdog
 from tf1_train.config import ClusterConfig, Config
 from tf1_train.errors import ClusterError
@@ -267,7 +267,7 @@ def _restore(task: Task, sess: v1.Session) -> checkpoints.Restored:
     chief_init_op), in that order, one run each."""
     cl, g = task.cfg.cluster, task.g
     if cl.is_chief:
-        restored = _chief_restore(sess, g, task.ready, task.cfg.run.train_dir)
+        restored = _chief_restore(sess, g, task.ready, task.cfg.run)
     else:
         restored = checkpoints.Restored(None, int(sess.run(g.global_step)))
     sess.run(g.local_init)
@@ -276,14 +276,16 @@ def _restore(task: Task, sess: v1.Session) -> checkpoints.Restored:
     return restored
 
 
-def _chief_restore(sess: v1.Session, g: graph.TrainGraph, ready, train_dir: str):
+def _chief_restore(sess: v1.Session, g: graph.TrainGraph, ready, run):
     """Restores the newest checkpoint, keeps live variables when there is
-    none (a restarted chief before its first save), or initialises."""
-    if not checkpoints.find(train_dir) and len(sess.run(ready)) == 0:
+    none (a restarted chief before its first save), or initialises (from
+    --init_checkpoint if given)."""
+    if not checkpoints.find(run.train_dir) and len(sess.run(ready)) == 0:
         step = int(sess.run(g.global_step))
         print(f"no checkpoint: continuing from the live variables at global step {step}")
         return checkpoints.Restored(None, step)
-    return checkpoints.restore_or_init(sess, g, train_dir)
+    fresh = warm_start.starter(run.init_checkpoint, run.init_exclude)
+    return checkpoints.restore_or_init(sess, g, run.train_dir, fresh)
 
 
 def _wait_for_chief(task: Task) -> v1.Session:

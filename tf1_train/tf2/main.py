@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from absl import app, flags
 
-from tf1_train import env, models
+from tf1_train import env, models, warm_start
 from tf1_train import main as tf1_main
 from tf1_train.errors import UserError
 
@@ -33,6 +33,8 @@ def main(argv) -> None:
         cfg = tf1_main.config_from_flags()
     except UserError as e:
         tf1_main.fail(str(e))
+    if cfg.run.init_checkpoint and tf1_main.F.route == "keras":
+        tf1_main.fail("--init_checkpoint: the TF2 custom route only (--route=custom)")
     if cfg.precision.auto_mixed_precision:
         tf1_main.fail(
             "--auto_mixed_precision: TF1 only (it wraps a v1 optimizer for a Session); "
@@ -55,6 +57,8 @@ def main(argv) -> None:
 
     try:
         models.import_user_code(cfg, tf2=True)
+        if cfg.run.init_checkpoint:
+            warm_start.resolve(cfg.run.init_checkpoint)
         tf2_models.check_twin(cfg.model, cfg.tf2_model)
         with prelude.writing_train_dir(cfg):  # one writer per train_dir, as on TF1
             run(cfg)

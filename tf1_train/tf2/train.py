@@ -9,7 +9,7 @@ from typing import Dict, List, NamedTuple, Optional
 
 import tensorflow as tf
 
-from tf1_train import data, devices, prelude, report
+from tf1_train import data, devices, prelude, report, warm_start
 from tf1_train import models as tf1_models
 from tf1_train.config import Config
 from tf1_train.data import pipeline, user_input
@@ -82,6 +82,20 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
     return Trainer(strategy, plan, model, opt, compiled, pre, averages, loss_scale)
 
 
+def _warm_start(cfg: Config, trainer: Trainer, fresh: bool) -> None:
+    """--init_checkpoint on a fresh run (warm_start.py), as the TF1 path does."""
+    run = cfg.run
+    if not run.init_checkpoint:
+        return
+    if not fresh:
+        print("--init_checkpoint not used: train_dir holds a checkpoint to resume", flush=True)
+        return
+    averages = trainer.averages.by_name if trainer.averages else {}
+    exclude = warm_start.exclude_list(run.init_exclude)
+    line = warm_start.load_tf2(trainer.model.by_name, averages, run.init_checkpoint, exclude)
+    print(line, flush=True)
+
+
 def _probe_loss(loss_fn, batch: int, num_classes: int) -> None:
     """Traces the user's loss once on symbolic labels and logits of a
     replica's batch: a loss the step cannot use fails here, in one line,
@@ -105,7 +119,9 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     source = prelude.start(cfg)
     trainer = build(cfg, source, gpus_found)
     prelude.warn_about_devices(trainer.plan)
+    fresh = checkpoint.latest(cfg.run.train_dir) is None
     start = checkpoint.restore_latest(cfg.run.train_dir, trainer.state_by_name())
+    _warm_start(cfg, trainer, fresh)
     writer = scalar_writer(cfg)
     losses, meter = train_loop(trainer, cfg, source, start, writer)
     step = int(trainer.optimizer.step.numpy())
