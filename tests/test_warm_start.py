@@ -110,3 +110,16 @@ def test_the_tf2_path_starts_from_the_same_weights(tmp_path, legacy_checkpoint):
     final = _final(tmp_path)
     for name in NAMES:
         np.testing.assert_array_equal(final[name], values[name])
+
+
+def test_the_chief_of_a_ps_worker_job_starts_from_the_checkpoint(tmp_path, legacy_checkpoint):
+    prefix, values = legacy_checkpoint
+    args = ["--num_ps=1", "--num_workers=2", "--timeout_secs=240", "--", f"--model={MODEL}",
+            "--train_steps=2", "--learning_rate=1e-30", f"--train_dir={tmp_path}",
+            f"--init_checkpoint={prefix}"]  # fmt: skip
+    out = run_cli(args, module="tf1_train.launch", timeout=300)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert f"[worker0] init: 4 model variable(s) from {prefix}" in out.stdout
+    final = _final(tmp_path)
+    for name in NAMES:
+        np.testing.assert_array_equal(final[name], values[name])
