@@ -80,6 +80,12 @@ USER_CODE = [
         "RuntimeError: this module needs a GPU driver",
     ),
     Bad(
+        "model module defines a flag tf1_train has",
+        [f"--model={_UM}.defines_flags:inference"],
+        f"--model={_UM}.defines_flags:inference: importing '{_UM}.defines_flags' failed",
+        "it defines --batch_size at import, as TF1 scripts did, and tf1_train has that flag",
+    ),
+    Bad(
         "model raises",
         [f"--model={_UM}.bad:raises"],
         f"--model={_UM}.bad:raises",

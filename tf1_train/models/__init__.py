@@ -21,6 +21,7 @@ or installed packages); programs calling tf1_train's API use ``register``.
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Callable, Dict, NamedTuple, Optional, Tuple, Union
 
 from tf1_train.errors import UserError
@@ -208,6 +209,21 @@ def _depends_on(tensor, source) -> bool:
     return False
 
 
+def _import_failure(error: Exception) -> str:
+    """The exception, with what to do when it is a TF1 script's flags: a
+    module that defines --batch_size at import clashes with tf1_train's."""
+    text = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+    found = re.search(r"The flag '([^']+)' is defined twice", str(error))
+    if type(error).__name__ != "DuplicateFlagError" or not found:
+        return text
+    name = found.group(1)
+    return (
+        f"it defines --{name} at import, as TF1 scripts did, and tf1_train has that flag: "
+        f"remove its DEFINE (tf1_train's --{name} is the one set) or guard it with "
+        f"`if '{name}' not in FLAGS`"
+    )
+
+
 def describe_failure(error: Exception) -> str:
     """'raised ValueError: <first line> (at file.py:42)' for a user's exception."""
     import traceback
@@ -260,7 +276,7 @@ def resolve(ref: Ref, flag: str) -> Callable:
         ) from None
     except Exception as e:  # the user's module failed while importing
         raise UserError(
-            f"--{flag}={ref}: importing {module_name!r} failed: {type(e).__name__}: {e}"
+            f"--{flag}={ref}: importing {module_name!r} failed: {_import_failure(e)}"
         ) from None
     obj = module
     for part in attr.split("."):
