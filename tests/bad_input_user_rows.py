@@ -86,6 +86,12 @@ USER_CODE = [
         "it defines --batch_size at import, as TF1 scripts did, and tf1_train has that flag",
     ),
     Bad(
+        "model conds on is_training",
+        [f"--model={_UM}.bad:conds_on_is_training"],
+        f"--model={_UM}.bad:conds_on_is_training: raised TypeError",
+        "is_training is a Python bool here: branch with `if is_training:`",
+    ),
+    Bad(
         "model raises",
         [f"--model={_UM}.bad:raises"],
         f"--model={_UM}.bad:raises",

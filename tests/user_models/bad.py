@@ -65,3 +65,10 @@ def constant_loss(labels, logits):
 def onehot_loss(labels, logits):
     """Written for one-hot labels: the integer labels do not fit."""
     return tf.compat.v1.losses.softmax_cross_entropy(onehot_labels=labels, logits=logits)
+
+
+def conds_on_is_training(images, is_training, num_classes):
+    """TF1 code that fed is_training as a tensor: tf.cond refuses a Python bool."""
+    x = _flat(images)
+    x = tf.cond(is_training, lambda: tf.nn.dropout(x, rate=0.5), lambda: x)
+    return tf.matmul(x, tf.compat.v1.get_variable("w", [int(x.shape[-1]), num_classes]))

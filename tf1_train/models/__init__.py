@@ -238,6 +238,11 @@ def describe_failure(error: Exception) -> str:
     ]
     where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
     message = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    if "pred must not be a Python bool" in message:  # tf.cond(is_training, ...)
+        message += (
+            " (is_training is a Python bool here: branch with `if is_training:`, or "
+            "pass tf.constant(is_training) to tf.cond)"
+        )
     if "not available with Keras 3" in message:  # tf.compat.v1.layers, rnn_cell
         message += (
             " (call tf1_train.compat.install() at the top of your module: docs/LEGACY_LAYERS.md)"
