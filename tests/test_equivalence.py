@@ -64,11 +64,11 @@ CASES += [
     ),
     _rules_case(
         "adagrad-rules", "adagrad", 0.05, 2, adagrad_initial_accumulator=0.2,
-        gradient_clip_norm=1.0, moving_average_decay=0.95, **POLYNOMIAL,
+        gradient_clip_norm=1.0, moving_average_decay=0.95, lr_warmup_steps=5, **POLYNOMIAL,
     ),
     _rules_case(
         "rmsprop-rules", "rmsprop", 0.002, 2, rmsprop_decay=0.95, rmsprop_momentum=0.5,
-        rmsprop_epsilon=1e-6, variable_update="replicated",
+        rmsprop_epsilon=1e-6, variable_update="replicated", lr_warmup_steps=8,
     ),
     _rules_case(
         "adagrad-clip", "adagrad", 0.05, 1, keras=True, gradient_clip_norm=1.0,

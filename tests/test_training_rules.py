@@ -44,6 +44,11 @@ def _polynomial(s):
     return (0.1 - 0.001) * (1 - min(s, 1000) / 1000) ** 2.0 + 0.001
 
 
+def _warmup_then_staircase(s):
+    """BERT's and tf_cnn_benchmarks' linear warmup over 250 steps, then the schedule."""
+    return 0.1 * s / 250 if s < 250 else _staircase(s)
+
+
 SCHEDULES = {
     "staircase": (
         OptimizerConfig(
@@ -64,6 +69,17 @@ SCHEDULES = {
             lr_power=2.0,
         ),
         _polynomial,
+    ),
+    "warmup": (
+        OptimizerConfig(
+            learning_rate=0.1,
+            lr_schedule="exponential",
+            lr_staircase=True,
+            lr_decay_steps=100,
+            lr_decay_factor=0.5,
+            lr_warmup_steps=250,
+        ),
+        _warmup_then_staircase,
     ),
 }
 

@@ -118,6 +118,7 @@ class OptimizerConfig:
     lr_staircase: bool = False  # exponential: floor(step / decay_steps)
     lr_end: float = 0.0001  # polynomial: the lr reached at decay_steps
     lr_power: float = 1.0  # polynomial: exponent of (1 - step / decay_steps)
+    lr_warmup_steps: int = 0  # lr * step / N for the first N steps, then the schedule
     # The v1 optimizers' defaults, which the built-in runs have always used.
     adam_beta1: float = 0.9
     adam_beta2: float = 0.999
@@ -186,6 +187,7 @@ class OptimizerConfig:
             value = getattr(self, field)
             ok = math.isfinite(value) and ranges[valid](value)
             _check(ok, field, f"got {value}; must be {valid}")
+        _check(self.lr_warmup_steps >= 0, "lr_warmup_steps", "must be >= 0 (0: no warmup)")
         _check(
             not self.lr_staircase or self.lr_schedule == "exponential",
             "lr_staircase",

@@ -108,6 +108,9 @@ flags.DEFINE_integer("lr_decay_steps", 1000, "exponential and polynomial: steps 
 flags.DEFINE_boolean("lr_staircase", False, "exponential: decay in whole steps of lr_decay_steps.")
 flags.DEFINE_float("lr_end", 0.0001, "polynomial: learning rate reached at lr_decay_steps.")
 flags.DEFINE_float("lr_power", 1.0, "polynomial: power of the decay (1: linear).")
+flags.DEFINE_integer(
+    "lr_warmup_steps", 0, "Linear warmup: lr x step / N for the first N steps, then the schedule."
+)
 flags.DEFINE_float("adam_beta1", 0.9, "adam: decay of the first moment.")
 flags.DEFINE_float("adam_beta2", 0.999, "adam: decay of the second moment.")
 flags.DEFINE_float("adam_epsilon", 1e-8, "adam: epsilon (v1's default; Keras uses 1e-7).")

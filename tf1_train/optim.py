@@ -10,6 +10,16 @@ v1 = tf.compat.v1
 
 
 def learning_rate(cfg: OptimizerConfig, global_step: tf.Tensor) -> tf.Tensor:
+    """The schedule, after ``lr_warmup_steps`` of linear warmup (BERT's and
+    tf_cnn_benchmarks' ``lr * step / warmup_steps`` while step < warmup_steps)."""
+    lr = _schedule(cfg, global_step)
+    if cfg.lr_warmup_steps <= 0:
+        return lr
+    warm = cfg.learning_rate * (tf.cast(global_step, tf.float32) / float(cfg.lr_warmup_steps))
+    return tf.where(global_step < cfg.lr_warmup_steps, warm, lr, name="warmup_learning_rate")
+
+
+def _schedule(cfg: OptimizerConfig, global_step: tf.Tensor) -> tf.Tensor:
     """The schedule as a tensor of the global step (so it resumes with it).
 
     piecewise: ``lr * factor**i`` after the i-th boundary (tf_cnn_benchmarks'

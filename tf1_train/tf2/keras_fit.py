@@ -109,9 +109,10 @@ def variables_by_tf1_name(model: keras.Model) -> Dict[str, keras.Variable]:
 def make_optimizer(cfg: OptimizerConfig, num_replicas: int = 1) -> keras.optimizers.Optimizer:
     """The Keras optimizer doing the v1 update, or one error line naming the
     flag it cannot express exactly."""
-    if cfg.lr_schedule != "constant" or cfg.weight_decay > 0:
+    if cfg.lr_schedule != "constant" or cfg.weight_decay > 0 or cfg.lr_warmup_steps > 0:
         raise UserError(
-            "the Keras fit route is compared with constant --lr_schedule and --weight_decay=0 only"
+            "the Keras fit route is compared with constant --lr_schedule, no --lr_warmup_steps "
+            "and --weight_decay=0 only; use --route=custom"
         )
     if cfg.moving_average_decay > 0:
         raise UserError(

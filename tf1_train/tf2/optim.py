@@ -28,7 +28,16 @@ from tf1_train.config import OptimizerConfig
 
 
 def learning_rate(cfg: OptimizerConfig, step: tf.Tensor) -> tf.Tensor:
-    """Same values as tf1_train.optim.learning_rate at every step."""
+    """Same values as tf1_train.optim.learning_rate at every step: the
+    schedule after ``lr_warmup_steps`` of linear warmup."""
+    lr = _schedule(cfg, step)
+    if cfg.lr_warmup_steps <= 0:
+        return lr
+    warm = cfg.learning_rate * (tf.cast(step, tf.float32) / float(cfg.lr_warmup_steps))
+    return tf.where(step < cfg.lr_warmup_steps, warm, lr)
+
+
+def _schedule(cfg: OptimizerConfig, step: tf.Tensor) -> tf.Tensor:
     lr = tf.constant(cfg.learning_rate, tf.float32)
     if cfg.lr_schedule == "piecewise":
         # v1 piecewise_constant: value i applies while step <= boundary i.
