@@ -70,18 +70,11 @@ SCHEDULES = {
         ),
         _polynomial,
     ),
-    "warmup": (
-        OptimizerConfig(
-            learning_rate=0.1,
-            lr_schedule="exponential",
-            lr_staircase=True,
-            lr_decay_steps=100,
-            lr_decay_factor=0.5,
-            lr_warmup_steps=250,
-        ),
-        _warmup_then_staircase,
-    ),
 }
+SCHEDULES["warmup"] = (
+    dataclasses.replace(SCHEDULES["staircase"][0], lr_warmup_steps=250),
+    _warmup_then_staircase,
+)
 
 
 @pytest.mark.parametrize("rates", [_tf1_rates, _tf2_rates], ids=["tf1", "tf2"])

@@ -219,8 +219,8 @@ def _import_failure(error: Exception) -> str:
     name = found.group(1)
     return (
         f"it defines --{name} at import, as TF1 scripts did, and tf1_train has that flag: "
-        f"remove its DEFINE (tf1_train's --{name} is the one set) or guard it with "
-        f"`if '{name}' not in FLAGS`"
+        f"remove its DEFINE (tf1_train's --{name} is the one set), or define it only where "
+        "absl has no flag of that name"
     )
 
 
