@@ -8,7 +8,10 @@ state file, events, run_summary.json) keep their bytes and mtimes, as does
 every other file the row made (a flagfile, a file given as train_dir).
 
 The trained train_dir is made once per module and copied into each row's
-tmp_path. Rows are cheap: most fail in config validation, before TensorFlow
+own directory. The rows run two at a time (the machine's two cores; each is
+a fresh process mostly importing TensorFlow) in a module fixture; rows that
+use the shared ports or TF_CONFIG run one at a time after them. Each row's
+test then checks its own outcome. Rows are cheap: most fail in config validation, before TensorFlow
 is imported; the rest fail at the first check that needs it (GPU count, data,
 the checkpoint), before any step runs. In ``args``, ``{run}`` is the row's
 copy of the trained train_dir and ``{tmp}`` its tmp_path; a row without
@@ -17,8 +20,10 @@ copy of the trained train_dir and ``{tmp}`` its tmp_path; a row without
 
 from __future__ import annotations
 
+import concurrent.futures
 import fcntl
 import os
+import re
 import shutil
 import socket
 import stat
@@ -340,19 +345,51 @@ def test_the_table_is_large_enough():
     assert len(BAD) >= 40 and len({row.id for row in BAD}) == len(BAD)
 
 
-@pytest.mark.parametrize("row", BAD, ids=[row.id for row in BAD])
-def test_bad_input_is_one_clear_line_and_loses_nothing(row, trained, ports, tmp_path):
+def _run_row(row, trained, ports, tmp_path):
+    """(row's directory, format names, the CompletedProcess, snapshots before and after)."""
     run_dir = tmp_path / "run"
     shutil.copytree(trained["tfrecord" if row.mid_run else "digits"], run_dir)
     if row.setup:
         row.setup(tmp_path, run_dir)
     before = snapshot(tmp_path)  # the train_dir copy and every file a row made
-    assert any(name.startswith("run/model.ckpt-") for name in before)
     names = dict(tmp=tmp_path, run=run_dir, **ports)
     args = [a.format(**names) for a in row.args]
     if not any(a.startswith("--train_dir=") for a in args):
         args.append(f"--train_dir={run_dir}")
     out = run_cli(BASE + args, timeout=120, module=row.module, env=row.env)
+    return names, out, before, snapshot(tmp_path)
+
+
+def _shares_ports(row) -> bool:
+    return row.env is not None or any("{free" in a or "{busy" in a for a in row.args)
+
+
+@pytest.fixture(scope="module")
+def outcomes(trained, ports, tmp_path_factory):
+    """row id -> _run_row's result (or the exception it raised), every row run."""
+
+    def one(row):
+        directory = tmp_path_factory.mktemp(re.sub(r"\W+", "_", row.id)[:40])
+        try:
+            return _run_row(row, trained, ports, directory)
+        except Exception as e:  # reported by the row's own test
+            return e
+
+    alone = [row for row in BAD if _shares_ports(row)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        found = dict(zip([r.id for r in BAD if r not in alone],
+                         pool.map(one, [r for r in BAD if r not in alone])))  # fmt: skip
+    found.update({row.id: one(row) for row in alone})
+    return found
+
+
+@pytest.mark.parametrize("row", BAD, ids=[row.id for row in BAD])
+def test_bad_input_is_one_clear_line_and_loses_nothing(row, outcomes):
+    result = outcomes[row.id]
+    if isinstance(result, Exception):
+        raise result
+    names, out, before, after = result
+    assert any(name.startswith("run/model.ckpt-") for name in before)
     text = out.stdout + out.stderr
     assert out.returncode == 2, text[-3000:]
     assert "Traceback" not in text
@@ -360,7 +397,6 @@ def test_bad_input_is_one_clear_line_and_loses_nothing(row, trained, ports, tmp_
     assert len(errors) == 1, text[-3000:]
     assert row.names.format(**names) in errors[0]
     assert row.valid in errors[0]
-    after = snapshot(tmp_path)
     if row.mid_run:  # the row tests the error of a running input pipeline
         assert "train_dir:" in out.stdout
         after = {k: v for k, v in after.items() if k in before or "tfevents" not in k}
