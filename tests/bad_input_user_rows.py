@@ -206,6 +206,12 @@ USER_CODE = [
         module=TF2_MAIN,
     ),
     Bad(
+        "loss adds the model's terms again",
+        [f"--model={_UM}.regularized:build", f"--loss={_UM}.regularized:with_regularization"],
+        f"--loss={_UM}.regularized:with_regularization: the loss it returns includes 1 term",
+        "return the data loss only",
+    ),
+    Bad(
         "weight decay and own regularization",
         [f"--model={_UM}.regularized:build", "--weight_decay=0.001"],
         "--weight_decay=0.001",

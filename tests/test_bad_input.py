@@ -301,6 +301,11 @@ def _run_row(row, trained, ports, tmp_path):
     return names, out, before, snapshot(tmp_path)
 
 
+# The module fixture runs every row (about 90 s on a quiet 2-core machine);
+# a loaded machine (several test processes at once) must not time it out.
+pytestmark = pytest.mark.timeout(900)
+
+
 def _shares_ports(row) -> bool:
     return row.env is not None or any("{free" in a or "{busy" in a for a in row.args)
 

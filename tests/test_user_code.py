@@ -21,6 +21,8 @@ from tf1_train.errors import UserError
 v1 = tf.compat.v1
 REGULARIZED = "tests.user_models.regularized:build"
 MSE = "tests.user_models.regularized:mean_squared_error"
+# tf.compat.v1.losses.*: the data loss is also in the 'losses' collection, once
+V1_XENT = "tests.user_models.regularized:v1_cross_entropy"
 MODES = ["parameter_server", "replicated"]
 
 
@@ -42,16 +44,16 @@ def _inputs_recorder(seen):
 def _data_loss(x, labels, w, b, loss):
     p = _softmax(x @ w + b)
     onehot = np.eye(w.shape[1])[labels]
-    if loss:  # the per-example mean squared error of regularized.py
+    if loss == MSE:  # the per-example mean squared error of regularized.py
         return np.mean(np.mean((p - onehot) ** 2, axis=1)), None
     xent = -np.log(p[np.arange(len(labels)), labels])
     return np.mean(xent), x.T @ (p - onehot) / len(labels)
 
 
-@pytest.mark.parametrize("loss", ["", MSE])
+@pytest.mark.parametrize("loss", ["", MSE, V1_XENT])
 @pytest.mark.parametrize("towers", [1, 2])
 @pytest.mark.parametrize("mode", MODES)
-def test_reported_and_differentiated_loss_holds_every_term(mode, towers, loss):
+def test_reported_and_differentiated_loss_holds_every_term(mode, towers, loss, capsys):
     seen = []
     models.register("recorded_for_test", _inputs_recorder(seen))
     try:
@@ -63,6 +65,7 @@ def test_reported_and_differentiated_loss_holds_every_term(mode, towers, loss):
         models._REGISTRY.pop("recorded_for_test")
     terms = g.loss_terms
     assert len(terms.regularization) == 1 and len(terms.collected) == 1
+    assert "warning" not in capsys.readouterr().out  # V1_XENT's own collection entry is claimed
     labels = [_labels_of(t) for t in g.tower_losses]
     with g.graph.as_default():
         w_var = [v for v in v1.global_variables() if v.op.name.endswith("linear/w")][0]
@@ -81,7 +84,7 @@ def test_reported_and_differentiated_loss_holds_every_term(mode, towers, loss):
         data_loss, grad = _data_loss(xs[i], ys[i], w, b, loss)
         np.testing.assert_allclose(tower_losses[i], data_loss + own, rtol=1e-5)
         grads.append(grad)
-    if not loss:  # one SGD step with the mean over towers of each tower's gradient
+    if loss != MSE:  # one SGD step with the mean over towers of each tower's gradient
         total = np.mean(grads, axis=0) + (2 * regularized.REG_SCALE + regularized.DECAY) * w
         np.testing.assert_allclose(w_after, w - 0.1 * total, rtol=1e-4, atol=1e-6)
 
@@ -147,6 +150,18 @@ def test_weight_decay_beside_the_models_own_regularization_is_refused():
     cfg = small_config("unused", model=REGULARIZED, weight_decay=1e-4)
     with pytest.raises(UserError, match=r"^--weight_decay=0.0001: the model adds its own"):
         _build(cfg)
+
+
+@pytest.mark.parametrize(
+    "model, loss",
+    [(REGULARIZED, "with_regularization"), (REGULARIZED, "total_loss"), ("mlp", "total_loss")],
+)
+def test_a_loss_that_adds_the_collections_again_is_refused(model, loss):
+    # mlp has no terms of its own: get_total_loss() in tower 1 holds tower 0's loss
+    cfg = small_config("unused", model=model, towers=2)
+    flag = f"tests.user_models.regularized:{loss}"
+    with pytest.raises(UserError, match=rf"^--loss={flag}: the loss it returns includes"):
+        _build(dataclasses.replace(cfg, loss=flag))
 
 
 def test_a_losses_term_made_outside_the_towers_is_named(capsys):

@@ -47,6 +47,7 @@ class LossTerms(NamedTuple):
     regularization: List[tf.Tensor]  # REGULARIZATION_LOSSES terms this tower includes
     collected: List[tf.Tensor]  # terms of the "losses" collection made in this tower
     weight_decay: Optional[tf.Tensor] = None  # --weight_decay * L2, if set
+    in_data: Tuple[str, ...] = ()  # 'losses' terms --loss made: the data loss itself
 
 
 class Tower(NamedTuple):
@@ -137,9 +138,10 @@ def data_loss(labels: tf.Tensor, logits: tf.Tensor, loss_fn: Optional[Callable])
 def _loss_and_gradients(
     logits, labels, regularization, weight_decay, loss_fn, device, scope, var, precision
 ):
+    before = len(v1.get_collection(v1.GraphKeys.LOSSES))
     data = data_loss(labels, logits, loss_fn)
     params = v1.trainable_variables(scope=var or None)
-    collected = v1.get_collection(v1.GraphKeys.LOSSES, scope=scope)
+    collected, own = _collected_terms(data, before, scope, loss_fn)
     decay = None
     if weight_decay > 0:
         decay = _weight_decay(weight_decay, params, regularization + collected)
@@ -152,8 +154,62 @@ def _loss_and_gradients(
     grads = v1.gradients(scaled, params, colocate_gradients_with_ops=True)
     updates = v1.get_collection(v1.GraphKeys.UPDATE_OPS, scope=scope)
     own_summaries = tuple(v1.get_collection(v1.GraphKeys.SUMMARIES, scope=scope))
-    terms = LossTerms(data, regularization, collected, decay)
+    terms = LossTerms(data, regularization, collected, decay, own)
     return Tower(device, loss, list(zip(grads, params)), updates, [], terms, own_summaries)
+
+
+def _collected_terms(data: tf.Tensor, before: int, scope: str, loss_fn):
+    """(the 'losses' terms of the tower's scope, the names of those that are
+    the data loss itself). ``tf.compat.v1.losses.*`` in --loss put the data
+    loss in the collection too: counting it again would double the loss and
+    its gradient. ``before``: the collection's length before --loss ran."""
+    inside = _ancestors(data)
+    made = v1.get_collection(v1.GraphKeys.LOSSES)[before:]
+    own = tuple(t.name for t in made if t.op in inside)
+    in_scope = v1.get_collection(v1.GraphKeys.LOSSES, scope=scope)
+    keys = (v1.GraphKeys.LOSSES, v1.GraphKeys.REGULARIZATION_LOSSES)
+    others = [t for k in keys for t in v1.get_collection(k) if t.name not in own]
+    _refuse_terms_counted_twice(inside, others, loss_fn)
+    return [t for t in in_scope if t.name not in own], own
+
+
+def _ancestors(tensor: tf.Tensor) -> set:
+    """Every op ``tensor`` is computed from, itself included."""
+    seen, todo = set(), [tensor.op]
+    while todo:
+        op = todo.pop()
+        if op not in seen:
+            seen.add(op)
+            todo.extend(t.op for t in op.inputs)
+    return seen
+
+
+def _refuse_terms_counted_twice(inside: set, terms, loss_fn) -> None:
+    """A TF1 model_fn's loss was often ``xent + get_regularization_loss()``
+    or ``get_total_loss()``; as --loss that adds the model's terms a second
+    time, since every tower's loss already includes them, and from the
+    second tower on the other towers' terms too (the collections are the
+    graph's, not the tower's)."""
+    names = {op.name for op in inside}
+    twice = [t for t in terms if t.op in inside or _lazy_term_read(t, names)]
+    if twice:
+        name = getattr(loss_fn, "flag_value", None) or getattr(loss_fn, "__name__", "loss")
+        raise UserError(
+            f"--loss={name}: the loss it returns includes {len(twice)} term(s) of the "
+            f"graph's loss collections (e.g. {twice[0].name}: get_regularization_loss() or "
+            "get_total_loss()?); tf1_train adds the model's terms to each tower's loss "
+            "itself: return the data loss only"
+        )
+
+
+def _lazy_term_read(term, op_names: set) -> bool:
+    """``get_variable``'s regularizer terms are lazy: each use re-runs the
+    regularizer under ``<variable>/Regularizer/``, so a sum of them has ops
+    of that scope, not the term's own op."""
+    if type(term).__name__ != "_LazyEvalTensor":
+        return False
+    scope = term.op.name.rsplit("/", 1)[0] + "/"
+    return any(n.startswith(scope) for n in op_names)
 
 
 def _weight_decay(weight_decay: float, params, own_terms) -> tf.Tensor:
@@ -177,6 +233,7 @@ def check_losses_are_claimed(towers: Sequence[Tower]) -> None:
     """A "losses" collection term made outside every tower would be in no
     tower's loss: say so rather than drop it."""
     claimed = {t.name for tower in towers for t in tower.terms.collected}
+    claimed.update(n for tower in towers for n in tower.terms.in_data)
     lost = [t.name for t in v1.get_collection(v1.GraphKeys.LOSSES) if t.name not in claimed]
     if lost:
         print(

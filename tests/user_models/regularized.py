@@ -29,3 +29,20 @@ def mean_squared_error(labels, logits):
     """A data loss of one's own, per example (--loss)."""
     onehot = tf.one_hot(labels, int(logits.shape[-1]))
     return tf.reduce_mean(tf.square(tf.nn.softmax(logits) - onehot), axis=1)
+
+
+def v1_cross_entropy(labels, logits):
+    """The TF1 idiom: tf.losses.* put the loss in the 'losses' collection too."""
+    return v1.losses.sparse_softmax_cross_entropy(labels, logits)
+
+
+def with_regularization(labels, logits):
+    """A TF1 model_fn's total loss, which tf1_train would count twice."""
+    xent = v1.losses.sparse_softmax_cross_entropy(labels, logits)
+    return xent + v1.losses.get_regularization_loss()
+
+
+def total_loss(labels, logits):
+    """The other TF1 idiom: get_total_loss() sums both collections."""
+    v1.losses.sparse_softmax_cross_entropy(labels, logits)
+    return v1.losses.get_total_loss()

@@ -132,6 +132,7 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
             _check_loss(out, *args, f"--{flag}={flag_value}")
         return out
 
+    call.flag_value = flag_value  # for errors raised after the call (towers.py)
     return call
 
 
