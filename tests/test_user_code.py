@@ -164,10 +164,13 @@ def test_a_loss_that_adds_the_collections_again_is_refused(model, loss):
         _build(dataclasses.replace(cfg, loss=flag))
 
 
-def test_a_losses_term_made_outside_the_towers_is_named(capsys):
+def _build_with_stray(collection, make):
+    """Builds two towers of regularized.build, each also putting ``make()``
+    in ``collection`` under an absolute name scope (no tower's)."""
+
     def model(images, is_training, num_classes):
-        with v1.name_scope("outside/"):  # an absolute name scope: no tower's
-            v1.add_to_collection("losses", tf.constant(1.0, name="stray"))
+        with v1.name_scope("outside/"):
+            v1.add_to_collection(collection, make())
         return regularized.build(images, is_training, num_classes)
 
     models.register("stray_for_test", model)
@@ -175,7 +178,21 @@ def test_a_losses_term_made_outside_the_towers_is_named(capsys):
         _build(small_config("unused", model="stray_for_test", towers=2))
     finally:
         models._REGISTRY.pop("stray_for_test")
+
+
+def test_a_losses_term_made_outside_the_towers_is_named(capsys):
+    _build_with_stray("losses", lambda: tf.constant(1.0, name="stray"))
     assert "2 term(s) of the 'losses' collection were made outside" in capsys.readouterr().out
+
+
+def test_an_update_op_made_outside_the_towers_is_named(capsys):
+    def update():
+        count = v1.get_variable("count", [], trainable=False, initializer=v1.zeros_initializer())
+        return count.assign_add(1.0)
+
+    _build_with_stray(v1.GraphKeys.UPDATE_OPS, update)
+    out = capsys.readouterr().out
+    assert "warning: 2 UPDATE_OPS entries were made outside every tower's name scope" in out
 
 
 CROP = "tests.user_models.inputs:crop_flip"
@@ -234,7 +251,8 @@ def test_a_legacy_layers_model_trains_on_the_towers_with_its_batch_norm_and_regu
         optimizer="momentum",
     )
     result = train.run(cfg, gpus_found=0)
-    assert "+ 1 REGULARIZATION_LOSSES term(s)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "+ 1 REGULARIZATION_LOSSES term(s)" in out and "UPDATE_OPS" not in out
     reader = tf.train.load_checkpoint(str(tmp_path))
     for name in ("bn1/moving_mean", "bn2/moving_variance"):
         start = 0.0 if name.endswith("mean") else 1.0

@@ -112,6 +112,7 @@ def build_towers(
         towers.append(tower._replace(moving_stats=stats))
     check_same_variables(towers, mode)
     check_losses_are_claimed(towers)
+    check_updates_are_claimed(towers)
     return towers
 
 
@@ -240,6 +241,21 @@ def check_losses_are_claimed(towers: Sequence[Tower]) -> None:
             f"warning: {len(lost)} term(s) of the 'losses' collection were made outside the "
             f"model function ({', '.join(lost[:3])}{', ...' if len(lost) > 3 else ''}): "
             "they are in no tower's loss",
+            flush=True,
+        )
+
+
+def check_updates_are_claimed(towers: Sequence[Tower]) -> None:
+    """Each tower runs the UPDATE_OPS made under its name scope; one made
+    outside all of them (an absolute name scope, a re-entered captured
+    variable scope) would never run: say so rather than drop it."""
+    claimed = {op.name for tower in towers for op in tower.update_ops}
+    lost = [u.name for u in v1.get_collection(v1.GraphKeys.UPDATE_OPS) if u.name not in claimed]
+    if lost:
+        print(
+            f"warning: {len(lost)} UPDATE_OPS entr{'y was' if len(lost) == 1 else 'ies were'} "
+            f"made outside every tower's name scope ({', '.join(lost[:3])}"
+            f"{', ...' if len(lost) > 3 else ''}): they do not run with the train op",
             flush=True,
         )
 
