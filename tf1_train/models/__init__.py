@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import Callable, Dict, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, NamedTuple, Optional, Tuple, Union
 
 from tf1_train.errors import UserError
+
+if TYPE_CHECKING:  # tensorflow is imported when a model is built, not with this module
+    import tensorflow as tf
 
 ModelFn = Callable  # (images, is_training, num_classes) -> logits
 Ref = Union[str, Callable]  # "package.module:attribute" or the object itself
@@ -124,7 +127,10 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
         except Exception as e:
             raise UserError(f"--{flag}={flag_value}: {describe_failure(e)}") from None
         if not isinstance(out, (tf.Tensor, tf.Variable)):
-            raise UserError(f"--{flag}={flag_value}: returned a {type(out).__name__}, not a tensor")
+            hint = _PAIR_HINT if isinstance(out, tuple) and len(out) == 2 else ""
+            raise UserError(
+                f"--{flag}={flag_value}: returned a {type(out).__name__}, not a tensor{hint}"
+            )
         _refuse_placeholders(graph.get_operations()[before:], f"--{flag}={flag_value}")
         if flag == "model":
             _check_logits(out, args[2], f"--{flag}={flag_value}")
@@ -133,6 +139,14 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
         return out
 
     return call
+
+
+# What tf-slim's nets return, and the change a porting user makes.
+_PAIR_HINT = " (tf-slim's nets return (logits, end_points): return the logits alone)"
+_SQUEEZE_HINT = (
+    " (the [batch, 1, 1, classes] of a tf-slim net's 1x1 conv logits: "
+    "return tf.squeeze(logits, [1, 2]), what its spatial_squeeze did)"
+)
 
 
 def check_logits_shape(logits, num_classes: int, what: str) -> None:
@@ -144,6 +158,7 @@ def check_logits_shape(logits, num_classes: int, what: str) -> None:
         raise UserError(
             f"{what}: returned logits of shape {shape.as_list() if shape.rank else shape}; "
             f"expected [batch, {num_classes}] ({num_classes} classes in the dataset)"
+            + (_SQUEEZE_HINT if shape.rank == 4 and shape[1:3].as_list() == [1, 1] else "")
         )
 
 
@@ -192,11 +207,11 @@ def _check_loss(loss, labels, logits, what: str) -> None:
             f"{what}: returned a loss of shape {shape}; expected a scalar (the batch mean) "
             f"or one value per example [{n}]"
         )
-    if not _depends_on(loss, logits):
+    if not depends_on(loss, logits):
         raise UserError(f"{what}: the loss it returns does not depend on the logits")
 
 
-def _depends_on(tensor, source) -> bool:
+def depends_on(tensor: tf.Tensor, source: tf.Tensor) -> bool:
     """Whether ``source`` is among ``tensor``'s inputs, transitively."""
     seen, todo = set(), [tensor.op]
     while todo:

@@ -17,7 +17,8 @@ biases ``.../biases``, batch norm ``beta``, ``gamma`` (trainable) and
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Optional
+import contextlib
+from typing import Callable, Iterator, List, NamedTuple, Optional
 
 import tensorflow as tf
 
@@ -51,6 +52,34 @@ class MovingStat(NamedTuple):
     variable: tf.Variable
     value: tf.Tensor
     decay: float
+
+
+_RECORDING: List[tf.Graph] = []  # graphs whose towers are being built
+
+
+@contextlib.contextmanager
+def recording_moving_stats() -> Iterator[None]:
+    """While the towers are built, legacy batch norms (tf1_train.compat's,
+    which tf-slim's ``batch_norm`` uses after ``install()``) record their
+    batch statistics as our own batch norm does, instead of each tower
+    assigning the moving averages itself: N towers updating one shared
+    variable (parameter_server) would apply the decay N times per step in no
+    fixed order, and replicated copies would each follow their own tower."""
+    _RECORDING.append(v1.get_default_graph())
+    try:
+        yield
+    finally:
+        _RECORDING.pop()
+
+
+def record_moving_stat(variable: tf.Variable, value: tf.Tensor, decay: float) -> bool:
+    """Records ``variable -> value`` in MOVING_STATS if the default graph's
+    towers are being built (True); else False: the caller updates it itself."""
+    if not _RECORDING or _RECORDING[-1] is not v1.get_default_graph():
+        return False
+    value = tf.cast(value, variable.dtype.base_dtype)
+    v1.add_to_collection(MOVING_STATS, MovingStat(variable, value, float(decay)))
+    return True
 
 
 def variable(
