@@ -4,17 +4,20 @@ The wrappers are tests/user_models/slim_nets.py. What tf-slim adds over plain
 ``get_variable`` code: its conv layers (TensorFlow's private legacy layers)
 make a kernel's regularizer term inside the name scope of the tower that
 creates the variable, and its batch_norm (tf1_train.compat's layer after
-``install()``) puts per-tower moving-average updates in UPDATE_OPS.
+``install()``, or its own fused one calling TensorFlow's
+``assign_moving_average``) updates the moving averages per tower.
 Expected values are recomputed in numpy from the variables and activations
 the step used.
 """
+
+import functools
 
 import numpy as np
 import pytest
 import tensorflow as tf
 
 from tests.conftest import small_config
-from tests.user_models import slim_nets
+from tests.user_models import hand_batch_norm, slim_nets
 from tf1_train import data, devices, export, graph, models, naming, train
 from tf1_train.errors import UserError
 
@@ -34,20 +37,26 @@ def _tower_prefix(mode, i):
     return f"{naming.replica_scope(i)}/" if mode == "replicated" else ""
 
 
-@pytest.fixture(scope="module", params=MODES)
-def one_step(request):
-    """One training step of the batch-norm ResNet on 2 towers: the variables
-    before and after, each tower's loss, data loss and the input of its first
-    batch norm (the root conv's output)."""
-    mode = request.param
-    g = _build(small_config("unused", model=RESNET, towers=2, batch=8, variable_update=mode))
+# (model, the scope of its first batch norm, its decay)
+BATCH_NORMS = {
+    "UPDATE_OPS": (RESNET, "resnet/conv1/BatchNorm/", slim_nets.BN_DECAY),
+    "in_place": (f"{RESNET}_in_place_updates", "resnet/conv1/BatchNorm/", slim_nets.BN_DECAY),
+    "hand_written": ("tests.user_models.hand_batch_norm:build", "bn1/", hand_batch_norm.DECAY),
+}
+
+
+@functools.cache
+def _one_step(model, bn_scope, mode):
+    """One training step of ``model`` on 2 towers: the variables before and
+    after, each tower's loss and data loss, and the input of its batch norm
+    ``bn_scope`` (the same graph and step serve several tests)."""
+    g = _build(small_config("unused", model=model, towers=2, batch=8, variable_update=mode))
     bn_inputs = []
     for i in range(2):
         ops = [
             op
             for op in g.graph.get_operations()
-            if op.type.startswith("FusedBatchNorm")
-            and f"tower_{i}/resnet/conv1/BatchNorm/" in op.name
+            if op.type.startswith("FusedBatchNorm") and f"tower_{i}/{bn_scope}" in op.name
         ]
         bn_inputs.append(ops[0].inputs[0])
     data_losses = [t.op.inputs[0] for t in g.tower_losses]
@@ -61,11 +70,12 @@ def one_step(request):
         fetched = sess.run([g.tower_losses, data_losses, bn_inputs, g.train_op])
         after = sess.run(variables)
     losses, data_loss, xs, _ = fetched
-    return mode, before, after, losses, data_loss, xs
+    return before, after, losses, data_loss, xs
 
 
-def test_every_tower_includes_every_kernels_regularizer_once(one_step):
-    mode, before, _, losses, data_loss, _ = one_step
+@pytest.mark.parametrize("mode", MODES)
+def test_every_tower_includes_every_kernels_regularizer_once(mode):
+    before, _, losses, data_loss, _ = _one_step(*BATCH_NORMS["UPDATE_OPS"][:2], mode)
     for i in range(2):
         prefix = _tower_prefix(mode, i)
         kernels = [
@@ -76,14 +86,16 @@ def test_every_tower_includes_every_kernels_regularizer_once(one_step):
         np.testing.assert_allclose(losses[i] - data_loss[i], l2, rtol=1e-4)
 
 
-def test_moving_statistics_follow_the_mean_over_towers(one_step):
-    mode, before, after, _, _, xs = one_step
+@pytest.mark.parametrize("batch_norm", sorted(BATCH_NORMS))
+@pytest.mark.parametrize("mode", MODES)
+def test_moving_statistics_follow_the_mean_over_towers(mode, batch_norm):
+    model, bn_scope, decay = BATCH_NORMS[batch_norm]
+    before, after, _, _, xs = _one_step(model, bn_scope, mode)
     n = xs[0].shape[0] * xs[0].shape[1] * xs[0].shape[2]
     mean = np.mean([x.mean(axis=(0, 1, 2)) for x in xs], axis=0)
     var = np.mean([x.var(axis=(0, 1, 2)) * n / (n - 1) for x in xs], axis=0)  # fused: Bessel
-    decay = slim_nets.BN_DECAY
     for i in range(2 if mode == "replicated" else 1):  # every copy the same
-        name = f"{_tower_prefix(mode, i)}resnet/conv1/BatchNorm/moving_"
+        name = f"{_tower_prefix(mode, i)}{bn_scope}moving_"
         m0, v0 = before[name + "mean"], before[name + "variance"]
         np.testing.assert_allclose(after[name + "mean"], decay * m0 + (1 - decay) * mean, atol=1e-5)
         np.testing.assert_allclose(

@@ -25,10 +25,13 @@ def _blocks(block):
     return [block("block1", base_depth=4, num_units=1, stride=2), block("block2", 8, 1, 1)]
 
 
-def resnet(images, is_training, num_classes, use_batch_norm=True):
+def resnet(images, is_training, num_classes, use_batch_norm=True, in_place=False):
     """ResNet-v1 from tf-slim's bottleneck blocks, 4 and 8 wide."""
     scope = resnet_v1.resnet_arg_scope(weight_decay=WEIGHT_DECAY, batch_norm_decay=BN_DECAY)
     normalizer = {} if use_batch_norm else {"normalizer_fn": None}
+    if in_place:  # slim's own fused batch norm, updating as the layer runs
+        params = dict(decay=BN_DECAY, epsilon=1e-5, scale=True, updates_collections=None)
+        normalizer = {"normalizer_params": params}
     with slim.arg_scope(scope), slim.arg_scope([slim.conv2d], **normalizer):
         net, end_points = resnet_v1.resnet_v1(
             images, _blocks(resnet_v1.resnet_v1_block), num_classes, is_training, scope="resnet"
@@ -41,6 +44,12 @@ def resnet_without_batch_norm(images, is_training, num_classes):
     """The same net with ``normalizer_fn=None``: biases instead of batch norm,
     so N towers x B and 1 tower x N*B see the same numbers."""
     return resnet(images, is_training, num_classes, use_batch_norm=False)
+
+
+def resnet_in_place_updates(images, is_training, num_classes):
+    """The same net with ``updates_collections=None`` (no UPDATE_OPS: tf-slim's
+    fused batch norm assigns its moving averages as it runs)."""
+    return resnet(images, is_training, num_classes, in_place=True)
 
 
 def resnet_v2_net(images, is_training, num_classes):
