@@ -160,7 +160,11 @@ def test_a_slim_saver_checkpoint_starts_a_replicated_run_and_exports(tmp_path):
     moved = reader.get_tensor("resnet/conv1/BatchNorm/moving_mean")
     assert not np.allclose(moved, values["resnet/conv1/BatchNorm/moving_mean"])
     batch = np.random.default_rng(1).uniform(size=(4, 8, 8, 1)).astype(np.float32)
-    exported = export.export_saved_model(checkpoint, RESNET, (8, 8, 1), 10, str(tmp_path / "sm"))
+    (tmp_path / "sm").mkdir()  # empty
+    with pytest.raises(UserError, match="^checkpoint=.*: the directory holds no TF1 checkpoint"):
+        export.export_saved_model(str(tmp_path / "sm"), RESNET, (8, 8, 1), 10, str(tmp_path / "x"))
+    run_dir = str(tmp_path / "run")  # a train_dir: its latest checkpoint
+    exported = export.export_saved_model(run_dir, RESNET, (8, 8, 1), 10, str(tmp_path / "out"))
     served = tf.saved_model.load(exported).signatures["serving_default"](tf.constant(batch))
     expected = _slim_inference(checkpoint, batch, 10)
     np.testing.assert_allclose(served["logits"].numpy(), expected, rtol=1e-5, atol=1e-6)
