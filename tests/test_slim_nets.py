@@ -15,6 +15,7 @@ import functools
 import numpy as np
 import pytest
 import tensorflow as tf
+import tf_slim as slim
 
 from tests.conftest import small_config
 from tests.user_models import hand_batch_norm, slim_nets
@@ -186,3 +187,24 @@ def test_a_slim_nets_output_as_it_comes_is_one_line_with_the_fix():
             _build(small_config("unused", model="pair_for_test"))
     finally:
         models._REGISTRY.pop("pair_for_test")
+
+
+@pytest.mark.parametrize("collections, refused", [(["my_vars"], True), (None, False)])
+def test_a_variable_no_initializer_covers_is_one_line(collections, refused):
+    def model(images, is_training, num_classes):
+        flat = slim.flatten(images)
+        w = slim.variable("w", [int(flat.shape[-1]), num_classes], collections=collections)
+        count = slim.local_variable(0.0, name="count")  # LOCAL_VARIABLES: initialized
+        with tf.control_dependencies([count.assign_add(1.0)]):
+            return tf.matmul(flat, w)
+
+    models.register("collections_for_test", model)
+    try:
+        cfg = small_config("unused", model="collections_for_test", towers=2)
+        if refused:  # the first step failed with FailedPreconditionError: uninitialized
+            with pytest.raises(UserError, match=r"variable 'w' \(at .*\) is in neither the GLOB"):
+                _build(cfg)
+        else:
+            _build(cfg)
+    finally:
+        models._REGISTRY.pop("collections_for_test")

@@ -131,8 +131,10 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
             raise UserError(
                 f"--{flag}={flag_value}: returned a {type(out).__name__}, not a tensor{hint}"
             )
-        _refuse_placeholders(graph.get_operations()[before:], f"--{flag}={flag_value}")
+        made = graph.get_operations()[before:]
+        _refuse_placeholders(made, f"--{flag}={flag_value}")
         if flag == "model":
+            _refuse_uncollected_variables(made, f"--{flag}={flag_value}")
             _check_logits(out, args[2], f"--{flag}={flag_value}")
         elif flag == "loss":
             _check_loss(out, *args, f"--{flag}={flag_value}")
@@ -183,15 +185,39 @@ def _refuse_placeholders(ops, what: str) -> None:
     if not fed:
         return
     op = fed[0]
-    mine = [f for f in op.traceback if "site-packages" not in f[0] and "/tf1_train/" not in f[0]]
-    where = f" (at {mine[-1][0]}:{mine[-1][1]})" if mine else ""
     name = op.name.split("/")[-1]
     raise UserError(
-        f"{what}: makes placeholder {name!r} ({op.get_attr('dtype').name}){where}, which "
+        f"{what}: makes placeholder {name!r} ({op.get_attr('dtype').name}){_made_at(op)}, which "
         "nothing feeds: the model is called as fn(images, is_training, num_classes); derive "
         "the value from is_training (e.g. keep_prob = 0.5 if is_training else 1.0) or use "
         "tf.compat.v1.placeholder_with_default(value, shape)"
     )
+
+
+def _made_at(op) -> str:
+    """`` (at file:line)`` of the user's code that made ``op``, if found."""
+    mine = [f for f in op.traceback if "site-packages" not in f[0] and "/tf1_train/" not in f[0]]
+    return f" (at {mine[-1][0]}:{mine[-1][1]})" if mine else ""
+
+
+def _refuse_uncollected_variables(ops, what: str) -> None:
+    """A variable made with ``collections=`` that leave out GLOBAL_VARIABLES
+    and LOCAL_VARIABLES (``get_variable``, ``slim.variable``): no initializer
+    covers it, so the first step failed on it uninitialized, with a
+    traceback, and no checkpoint would hold it. Say so before anything runs."""
+    import tensorflow as tf
+
+    made = [op for op in ops if op.type in ("VarHandleOp", "VariableV2")]
+    keys = (tf.compat.v1.GraphKeys.GLOBAL_VARIABLES, tf.compat.v1.GraphKeys.LOCAL_VARIABLES)
+    known = {v.op.name for k in keys for v in (made[0].graph.get_collection(k) if made else [])}
+    odd = [op for op in made if op.name not in known]
+    if odd:
+        raise UserError(
+            f"{what}: variable {odd[0].name!r}{_made_at(odd[0])} is in neither the "
+            "GLOBAL_VARIABLES nor the LOCAL_VARIABLES collection (collections= without "
+            "tf.compat.v1.GraphKeys.GLOBAL_VARIABLES): nothing would initialize or checkpoint "
+            "it; add GLOBAL_VARIABLES to its collections"
+        )
 
 
 def _check_loss(loss, labels, logits, what: str) -> None:
