@@ -39,9 +39,11 @@ def _tower_prefix(mode, i):
 
 
 # (model, the scope of its first batch norm, its decay)
+SLIM_BN = "resnet/conv1/BatchNorm/"
 BATCH_NORMS = {
-    "UPDATE_OPS": (RESNET, "resnet/conv1/BatchNorm/", slim_nets.BN_DECAY),
-    "in_place": (f"{RESNET}_in_place_updates", "resnet/conv1/BatchNorm/", slim_nets.BN_DECAY),
+    "UPDATE_OPS": (RESNET, SLIM_BN, slim_nets.BN_DECAY),
+    "in_place": (f"{RESNET}_in_place_updates", SLIM_BN, slim_nets.BN_DECAY),
+    "zero_debias": (f"{RESNET}_debiased", SLIM_BN, slim_nets.BN_DECAY),
     "hand_written": ("tests.user_models.hand_batch_norm:build", "bn1/", hand_batch_norm.DECAY),
 }
 
@@ -98,6 +100,8 @@ def test_moving_statistics_follow_the_mean_over_towers(mode, batch_norm):
     for i in range(2 if mode == "replicated" else 1):  # every copy the same
         name = f"{_tower_prefix(mode, i)}{bn_scope}moving_"
         m0, v0 = before[name + "mean"], before[name + "variance"]
+        if batch_norm == "zero_debias":  # biased = (1 - d) * mean, divided by 1 - d**1
+            m0 = mean
         np.testing.assert_allclose(after[name + "mean"], decay * m0 + (1 - decay) * mean, atol=1e-5)
         np.testing.assert_allclose(
             after[name + "variance"], decay * v0 + (1 - decay) * var, rtol=1e-4

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import tensorflow as tf
+from tensorflow.python.training import moving_averages  # zero_debias has no public twin
 
 from tf1_train import devices, models
 from tf1_train import precision as precisionlib
@@ -252,5 +253,7 @@ def moving_average(record: MovingStat, values: Sequence[tf.Tensor]) -> tf.Operat
     """``record``'s variable moves toward the mean of the towers' ``values``."""
     var, decay = record.variable, record.decay
     mean = mean_gradient(values, var.op.name)  # the same mean as for gradients
+    if record.debias:  # TensorFlow's own update, its biased/local_step variables included
+        return moving_averages.assign_moving_average(var, mean, decay, zero_debias=True).op
     new = var.read_value() * decay + (1.0 - decay) * mean
     return var.assign(new, read_value=False)

@@ -25,12 +25,12 @@ def _blocks(block):
     return [block("block1", base_depth=4, num_units=1, stride=2), block("block2", 8, 1, 1)]
 
 
-def resnet(images, is_training, num_classes, use_batch_norm=True, in_place=False):
+def resnet(images, is_training, num_classes, use_batch_norm=True, **bn_params):
     """ResNet-v1 from tf-slim's bottleneck blocks, 4 and 8 wide."""
     scope = resnet_v1.resnet_arg_scope(weight_decay=WEIGHT_DECAY, batch_norm_decay=BN_DECAY)
     normalizer = {} if use_batch_norm else {"normalizer_fn": None}
-    if in_place:  # slim's own fused batch norm, updating as the layer runs
-        params = dict(decay=BN_DECAY, epsilon=1e-5, scale=True, updates_collections=None)
+    if bn_params:  # slim's own fused batch norm (resnet_arg_scope sets its own params)
+        params = dict(decay=BN_DECAY, epsilon=1e-5, scale=True, **bn_params)
         normalizer = {"normalizer_params": params}
     with slim.arg_scope(scope), slim.arg_scope([slim.conv2d], **normalizer):
         net, end_points = resnet_v1.resnet_v1(
@@ -49,7 +49,13 @@ def resnet_without_batch_norm(images, is_training, num_classes):
 def resnet_in_place_updates(images, is_training, num_classes):
     """The same net with ``updates_collections=None`` (no UPDATE_OPS: tf-slim's
     fused batch norm assigns its moving averages as it runs)."""
-    return resnet(images, is_training, num_classes, in_place=True)
+    return resnet(images, is_training, num_classes, updates_collections=None)
+
+
+def resnet_debiased(images, is_training, num_classes):
+    """The same net with ``zero_debias_moving_mean=True`` (tf-slim's fused
+    batch norm, TensorFlow's zero-debiased moving mean)."""
+    return resnet(images, is_training, num_classes, zero_debias_moving_mean=True)
 
 
 def resnet_v2_net(images, is_training, num_classes):

@@ -54,6 +54,7 @@ class MovingStat(NamedTuple):
     variable: tf.Variable
     value: tf.Tensor
     decay: float
+    debias: bool = False  # TensorFlow's zero_debias (tf-slim's zero_debias_moving_mean)
 
 
 _RECORDING: List[tf.Graph] = []  # graphs whose towers are being built
@@ -81,22 +82,25 @@ def recording_moving_stats() -> Iterator[None]:
 def _record_or_assign(assign, variable, value, decay, zero_debias=True, name=None):
     """TensorFlow's ``assign_moving_average``, as batch norms written on it
     call it per tower (tf-slim's fused ``batch_norm`` with
-    ``updates_collections=None``, tf_cnn_benchmarks' batch norm without
-    layers): recorded like ours, unless it debiases, the decay is a tensor or
+    ``updates_collections=None`` or ``zero_debias_moving_mean``,
+    tf_cnn_benchmarks' batch norm without layers): recorded like ours (the
+    one update debiases as asked), unless the decay is a tensor or
     ``variable`` is not a variable (then assigned, as before)."""
     plain = isinstance(variable, tf.Variable) and isinstance(decay, (int, float))
-    if zero_debias or not plain or not record_moving_stat(variable, value, decay):
+    if not plain or not record_moving_stat(variable, value, decay, zero_debias):
         return assign(variable, value, decay, zero_debias, name)
     return tf.identity(variable, name=name or "RecordedMovingAvg")
 
 
-def record_moving_stat(variable: tf.Variable, value: tf.Tensor, decay: float) -> bool:
+def record_moving_stat(
+    variable: tf.Variable, value: tf.Tensor, decay: float, debias: bool = False
+) -> bool:
     """Records ``variable -> value`` in MOVING_STATS if the default graph's
     towers are being built (True); else False: the caller updates it itself."""
     if not _RECORDING or _RECORDING[-1] is not v1.get_default_graph():
         return False
     value = tf.cast(value, variable.dtype.base_dtype)
-    v1.add_to_collection(MOVING_STATS, MovingStat(variable, value, float(decay)))
+    v1.add_to_collection(MOVING_STATS, MovingStat(variable, value, float(decay), debias))
     return True
 
 
