@@ -117,6 +117,9 @@ x = tf.placeholder(tf.float32, [4, 8, 8, 3])
 net = slim.conv2d(x, 6, 3, normalizer_fn=slim.batch_norm,
                   normalizer_params={"is_training": True}, scope="conv1")
 slim.batch_norm(net, is_training=True, fused=False, scale=True, scope="bn2")
+# 2-D input: tf-slim's own fused batch norm (it read the ops.Tensor TF 2.21 lacks)
+slim.fully_connected(tf.reshape(net, [4, -1]), 5, normalizer_fn=slim.batch_norm,
+                     normalizer_params={"is_training": True}, scope="fc")
 print(" ".join(v.op.name for v in tf.global_variables()))
 print(len(tf.get_collection(tf.GraphKeys.UPDATE_OPS)))
 """
@@ -136,8 +139,12 @@ def test_tf_slim_batch_norm_builds_after_install():
         "bn2/beta",
         "bn2/moving_mean",
         "bn2/moving_variance",
+        "fc/weights",
+        "fc/BatchNorm/beta",
+        "fc/BatchNorm/moving_mean",
+        "fc/BatchNorm/moving_variance",
     ]
-    assert updates == "4"
+    assert updates == "6"
 
 
 def _user_model():

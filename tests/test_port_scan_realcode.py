@@ -10,7 +10,7 @@ import pytest
 import tensorflow as tf
 
 from tests.test_port_scan import _upgrade
-from tf1_train.port import api_names, paths
+from tf1_train.port import api_names, paths, scan
 
 v1 = tf.compat.v1
 # Loaded lazily, matched by their own rules, or walked on their own (compat): not walked.
@@ -198,3 +198,26 @@ def test_tf2_in_top_k_takes_targets_first():
         tf.nn.in_top_k(logits, labels, 1)  # the TF1 order
     text, _ = _upgrade("import tensorflow as tf\nc = tf.nn.in_top_k(logits, labels, 1)\n")
     assert "in_top_k(predictions=logits, targets=labels, k=1)" in text
+
+
+LAYERS_USE = "import tensorflow.compat.v1 as tf\nnet = tf.layers.conv2d(x, 8, 3)\n"
+
+
+@pytest.mark.parametrize(
+    "install, severity",
+    [
+        ("import tf1_train.compat\ntf1_train.compat.install()\n", "works"),
+        ("from tf1_train import compat\ncompat.install()\n", "works"),
+        ("from tf1_train.compat import install as fix\nfix()\n", "works"),
+        ("import tf1_train.compat\n", "breaks"),  # imported, never called
+        ("def install():\n    pass\ninstall()\n", "breaks"),  # someone else's install
+    ],
+)
+def test_a_program_that_calls_compat_install_has_working_legacy_layers(tmp_path, install, severity):
+    # the fix the scan gives for tf.layers (and slim.batch_norm) applied: a rescan says so
+    (tmp_path / "model.py").write_text(install + LAYERS_USE)
+    (tmp_path / "other.py").write_text(LAYERS_USE)  # install() is process-wide
+    report = scan.scan([str(tmp_path)])
+    layers = [f for f in report.findings if f.rule == "layers"]
+    assert len(layers) == 2 and {f.severity for f in layers} == {severity}
+    assert scan.exit_status(report) == (1 if severity == "breaks" else 0)

@@ -16,7 +16,7 @@ from typing import Tuple
 
 import tensorflow as tf
 
-from tf1_train import models
+from tf1_train import models, warm_start
 from tf1_train.errors import UserError
 
 v1 = tf.compat.v1
@@ -31,9 +31,11 @@ def export_saved_model(
     num_classes: int,
     export_dir: str,
 ) -> str:
-    """Writes the SavedModel; ``export_dir`` must not exist yet (never overwritten)."""
+    """Writes the SavedModel; ``export_dir`` must not exist yet (never overwritten).
+    ``checkpoint_path``: a prefix, or a train_dir (its checkpoint of the highest step)."""
     if os.path.exists(export_dir):
         raise UserError(f"--export_dir={export_dir}: already exists; choose a new directory")
+    checkpoint_path = warm_start.resolve(checkpoint_path, "checkpoint")
     graph = tf.Graph()
     with graph.as_default():
         images = v1.placeholder(tf.float32, [None, *image_shape], name="images")

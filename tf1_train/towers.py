@@ -26,11 +26,12 @@ from __future__ import annotations
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import tensorflow as tf
+from tensorflow.python.training import moving_averages  # zero_debias has no public twin
 
-from tf1_train import devices
+from tf1_train import devices, models
 from tf1_train import precision as precisionlib
 from tf1_train.errors import UserError
-from tf1_train.models.layers import MOVING_STATS, MovingStat
+from tf1_train.models.layers import MOVING_STATS, MovingStat, recording_moving_stats
 
 v1 = tf.compat.v1
 
@@ -80,11 +81,13 @@ def build_towers(
     softmax cross-entropy) plus every loss term the model made: the
     ``losses`` collection's terms made under the tower's name scope (the
     CIFAR-10 tutorial's ``get_collection('losses', scope)``), and the
-    REGULARIZATION_LOSSES terms: those made in the tower's name scope
+    REGULARIZATION_LOSSES terms: those computed from the tower's batch
     (activity regularizers) count for that tower only; those a variable's
-    regularizer made (``get_variable`` puts them under the variable's own
-    scope, once, when the variable is created) count for every tower that
-    uses the variable, as the mode says (``regularization_terms``).
+    regularizer made (once, when the variable is created) count for every
+    tower that uses the variable, as the mode says (``regularization_terms``).
+
+    Legacy batch norms record their batch statistics for the mean-over-towers
+    update while the towers are built (``recording_moving_stats``).
 
     ``precision``: with bf16 or fp16 the tower sees its variables and input
     cast to that type and its logits come back in float32 (precision.py).
@@ -95,14 +98,15 @@ def build_towers(
         device = plan.tower_devices[i]
         recorded = len(v1.get_collection(MOVING_STATS))
         cast = precisionlib.tower_scope(precision)
-        with v1.device(device_fn), scope, cast, tf.name_scope(f"tower_{i}") as name_scope:
+        tower_scope = tf.name_scope(f"tower_{i}")
+        with v1.device(device_fn), scope, cast, recording_moving_stats(), tower_scope as name_scope:
             var_scope = v1.get_variable_scope().name
             logits, own = _forward(
                 model_fn, precisionlib.to_compute(images, precision), num_classes
             )
             logits = precisionlib.to_float32(logits)
-            per_tower = [t for t in own if t.name.startswith(name_scope)]
-            made.append([t for t in own if not t.name.startswith(name_scope)])
+            per_tower = [t for t in own if _reads(t, images)]
+            made.append([t for t in own if not _reads(t, images)])
             regularization = mode.regularization_terms(made) + per_tower
             tower = _loss_and_gradients(
                 logits, labels, regularization, weight_decay, loss_fn, device, name_scope,
@@ -114,6 +118,16 @@ def build_towers(
     check_losses_are_claimed(towers)
     check_updates_are_claimed(towers)
     return towers
+
+
+def _reads(term: tf.Tensor, images: tf.Tensor) -> bool:
+    """Whether a loss term is computed from the tower's batch (an activity
+    regularizer: this tower's alone) rather than from variables only (a
+    variable's regularizer, counted as the mode shares the variable). Not
+    by name scope: TensorFlow's own legacy layers, which tf-slim's conv2d and
+    fully_connected use, make a kernel's term inside the tower's name scope,
+    once, in the tower that creates the variable."""
+    return models.depends_on(term, images)
 
 
 def _forward(model_fn, images, num_classes):
@@ -312,5 +326,7 @@ def moving_average(record: MovingStat, values: Sequence[tf.Tensor]) -> tf.Operat
     """``record``'s variable moves toward the mean of the towers' ``values``."""
     var, decay = record.variable, record.decay
     mean = mean_gradient(values, var.op.name)  # the same mean as for gradients
+    if record.debias:  # TensorFlow's own update, its biased/local_step variables included
+        return moving_averages.assign_moving_average(var, mean, decay, zero_debias=True).op
     new = var.read_value() * decay + (1.0 - decay) * mean
     return var.assign(new, read_value=False)

@@ -36,11 +36,11 @@ class Plan(NamedTuple):
     excluded: List[str]
 
 
-def resolve(path: str) -> str:
+def resolve(path: str, flag: str = "--init_checkpoint") -> str:
     """The checkpoint prefix ``path`` names (a prefix, or a directory: its
-    checkpoint of the highest step), or one UserError line. Without
-    TensorFlow: the entry point checks it before TensorFlow loads."""
-    where = f"--init_checkpoint={path}"
+    checkpoint of the highest step), or one UserError line naming ``flag``.
+    Without TensorFlow: the entry point checks it before TensorFlow loads."""
+    where = f"{flag}={path}"
     if os.path.isdir(path):
         prefixes = [f[: -len(".index")] for f in os.listdir(path) if f.endswith(".index")]
         if not prefixes:

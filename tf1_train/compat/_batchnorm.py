@@ -16,6 +16,7 @@ is true, as the v1 layer did.
 import tensorflow as tf
 
 from tf1_train.compat._base import ONES, ZEROS, Layer, constant_value, smart_cond
+from tf1_train.models.layers import record_moving_stat
 
 v1 = tf.compat.v1
 _SYNC = dict(
@@ -120,6 +121,17 @@ class BatchNormalization(Layer):
         self._param_dtype = param_dtype
         self._param_shape = shape
 
+    def _recorded(self, mean, variance) -> bool:
+        """Inside tf1_train's towers a trainable layer in training records its
+        batch statistics for the mean-over-towers update (models/layers.py)
+        instead of assigning them: True if it did."""
+        if not self.trainable:  # its updates are left out, as in v1
+            return False
+        if not record_moving_stat(self.moving_mean, mean, self.momentum):
+            return False
+        record_moving_stat(self.moving_variance, variance, self.momentum)
+        return True
+
     def _assign_moving_average(self, variable, value, momentum):
         with tf.name_scope("AssignMovingAvg") as scope:
             with v1.colocate_with(variable):
@@ -158,6 +170,8 @@ class BatchNormalization(Layer):
 
         output, mean, variance = smart_cond(training, lambda: run(True), lambda: run(False))
         known = constant_value(training)
+        if known and self._recorded(mean, variance):
+            return output
         if known or known is None:
             if known is None:
                 momentum = smart_cond(training, lambda: self.momentum, lambda: 1.0)
@@ -195,8 +209,10 @@ class BatchNormalization(Layer):
             variance = smart_cond(
                 training, lambda: batch_var, lambda: tf.convert_to_tensor(self.moving_variance)
             )
-            new_mean, new_var = mean, variance
-            for variable, value in ((self.moving_mean, new_mean), (self.moving_variance, new_var)):
+            updates = ((self.moving_mean, mean), (self.moving_variance, variance))
+            if constant_value(training) and self._recorded(batch_mean, batch_var):
+                updates = ()
+            for variable, value in updates:
                 self.add_update(
                     smart_cond(
                         training,

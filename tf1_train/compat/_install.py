@@ -5,8 +5,9 @@ Under Keras 3 that attribute is a lazy loader that raises "not available with
 Keras 3" on first use, and TensorFlow's private
 ``tensorflow.python.layers.normalization`` (which tf-slim's ``batch_norm``
 uses) forwards to ``tf_keras.legacy_tf_layers``, which is not installed. Both
-are re-pointed here; nothing else changes, and nothing changes until a program
-calls ``install()``. TensorFlow's private dense/conv/pooling layers, which
+are re-pointed here, and two private names tf-slim reads are put back
+(``_restore_removed_names``); nothing else changes, and nothing changes until
+a program calls ``install()``. TensorFlow's private dense/conv/pooling layers, which
 tf-slim also uses, still work on 2.21 and are left alone.
 """
 
@@ -31,7 +32,26 @@ def install() -> None:
             sys.modules[name + ".layers"] = layers
     # tf-slim's batch_norm reads BatchNormalization through this lazy loader.
     private_normalization.normalization = layers
+    _restore_removed_names()
     _state["installed"] = True
+
+
+def _restore_removed_names() -> None:
+    """Two private names tf-slim 1.1.0 reads that TensorFlow 2.21 dropped, so
+    its calls raised ``AttributeError``: ``ops.Tensor`` (an alias of
+    ``tf.Tensor``; its ``smart_cond``/``constant_value``, so its own fused
+    ``batch_norm``: ``updates_collections=None``, ``zero_debias_moving_mean``,
+    2-D inputs) and ``variable_scope.variable`` (now ``_variable_v1``;
+    ``slim.local_variable``, ``slim.global_variable``). Both are put back as
+    the same objects under their old names; nothing else is touched."""
+    import tensorflow as tf
+    from tensorflow.python.framework import ops
+    from tensorflow.python.ops import variable_scope
+
+    if not hasattr(ops, "Tensor"):
+        ops.Tensor = tf.Tensor
+    if not hasattr(variable_scope, "variable"):
+        variable_scope.variable = variable_scope._variable_v1
 
 
 def is_installed() -> bool:

@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import Callable, Dict, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, NamedTuple, Optional, Tuple, Union
 
 from tf1_train.errors import UserError
+
+if TYPE_CHECKING:  # tensorflow is imported when a model is built, not with this module
+    import tensorflow as tf
 
 ModelFn = Callable  # (images, is_training, num_classes) -> logits
 Ref = Union[str, Callable]  # "package.module:attribute" or the object itself
@@ -124,9 +127,14 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
         except Exception as e:
             raise UserError(f"--{flag}={flag_value}: {describe_failure(e)}") from None
         if not isinstance(out, (tf.Tensor, tf.Variable)):
-            raise UserError(f"--{flag}={flag_value}: returned a {type(out).__name__}, not a tensor")
-        _refuse_placeholders(graph.get_operations()[before:], f"--{flag}={flag_value}")
+            hint = _PAIR_HINT if isinstance(out, tuple) and len(out) == 2 else ""
+            raise UserError(
+                f"--{flag}={flag_value}: returned a {type(out).__name__}, not a tensor{hint}"
+            )
+        made = graph.get_operations()[before:]
+        _refuse_placeholders(made, f"--{flag}={flag_value}")
         if flag == "model":
+            _refuse_uncollected_variables(made, f"--{flag}={flag_value}")
             _check_logits(out, args[2], f"--{flag}={flag_value}")
         elif flag == "loss":
             _check_loss(out, *args, f"--{flag}={flag_value}")
@@ -134,6 +142,14 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
 
     call.flag_value = flag_value  # for errors raised after the call (towers.py)
     return call
+
+
+# What tf-slim's nets return, and the change a porting user makes.
+_PAIR_HINT = " (tf-slim's nets return (logits, end_points): return the logits alone)"
+_SQUEEZE_HINT = (
+    " (the [batch, 1, 1, classes] of a tf-slim net's 1x1 conv logits: "
+    "return tf.squeeze(logits, [1, 2]), what its spatial_squeeze did)"
+)
 
 
 def check_logits_shape(logits, num_classes: int, what: str) -> None:
@@ -145,6 +161,7 @@ def check_logits_shape(logits, num_classes: int, what: str) -> None:
         raise UserError(
             f"{what}: returned logits of shape {shape.as_list() if shape.rank else shape}; "
             f"expected [batch, {num_classes}] ({num_classes} classes in the dataset)"
+            + (_SQUEEZE_HINT if shape.rank == 4 and shape[1:3].as_list() == [1, 1] else "")
         )
 
 
@@ -169,15 +186,39 @@ def _refuse_placeholders(ops, what: str) -> None:
     if not fed:
         return
     op = fed[0]
-    mine = [f for f in op.traceback if "site-packages" not in f[0] and "/tf1_train/" not in f[0]]
-    where = f" (at {mine[-1][0]}:{mine[-1][1]})" if mine else ""
     name = op.name.split("/")[-1]
     raise UserError(
-        f"{what}: makes placeholder {name!r} ({op.get_attr('dtype').name}){where}, which "
+        f"{what}: makes placeholder {name!r} ({op.get_attr('dtype').name}){_made_at(op)}, which "
         "nothing feeds: the model is called as fn(images, is_training, num_classes); derive "
         "the value from is_training (e.g. keep_prob = 0.5 if is_training else 1.0) or use "
         "tf.compat.v1.placeholder_with_default(value, shape)"
     )
+
+
+def _made_at(op) -> str:
+    """`` (at file:line)`` of the user's code that made ``op``, if found."""
+    mine = [f for f in op.traceback if "site-packages" not in f[0] and "/tf1_train/" not in f[0]]
+    return f" (at {mine[-1][0]}:{mine[-1][1]})" if mine else ""
+
+
+def _refuse_uncollected_variables(ops, what: str) -> None:
+    """A variable made with ``collections=`` that leave out GLOBAL_VARIABLES
+    and LOCAL_VARIABLES (``get_variable``, ``slim.variable``): no initializer
+    covers it, so the first step failed on it uninitialized, with a
+    traceback, and no checkpoint would hold it. Say so before anything runs."""
+    import tensorflow as tf
+
+    made = [op for op in ops if op.type in ("VarHandleOp", "VariableV2")]
+    keys = (tf.compat.v1.GraphKeys.GLOBAL_VARIABLES, tf.compat.v1.GraphKeys.LOCAL_VARIABLES)
+    known = {v.op.name for k in keys for v in (made[0].graph.get_collection(k) if made else [])}
+    odd = [op for op in made if op.name not in known]
+    if odd:
+        raise UserError(
+            f"{what}: variable {odd[0].name!r}{_made_at(odd[0])} is in neither the "
+            "GLOBAL_VARIABLES nor the LOCAL_VARIABLES collection (collections= without "
+            "tf.compat.v1.GraphKeys.GLOBAL_VARIABLES): nothing would initialize or checkpoint "
+            "it; add GLOBAL_VARIABLES to its collections"
+        )
 
 
 def _check_loss(loss, labels, logits, what: str) -> None:
@@ -193,11 +234,11 @@ def _check_loss(loss, labels, logits, what: str) -> None:
             f"{what}: returned a loss of shape {shape}; expected a scalar (the batch mean) "
             f"or one value per example [{n}]"
         )
-    if not _depends_on(loss, logits):
+    if not depends_on(loss, logits):
         raise UserError(f"{what}: the loss it returns does not depend on the logits")
 
 
-def _depends_on(tensor, source) -> bool:
+def depends_on(tensor: tf.Tensor, source: tf.Tensor) -> bool:
     """Whether ``source`` is among ``tensor``'s inputs, transitively."""
     seen, todo = set(), [tensor.op]
     while todo:

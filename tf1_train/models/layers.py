@@ -17,9 +17,12 @@ biases ``.../biases``, batch norm ``beta``, ``gamma`` (trainable) and
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Optional
+import contextlib
+import functools
+from typing import Callable, Iterator, List, NamedTuple, Optional
 
 import tensorflow as tf
+from tensorflow.python.training import moving_averages  # what legacy batch norms call
 
 from tf1_train import initializers
 
@@ -51,6 +54,54 @@ class MovingStat(NamedTuple):
     variable: tf.Variable
     value: tf.Tensor
     decay: float
+    debias: bool = False  # TensorFlow's zero_debias (tf-slim's zero_debias_moving_mean)
+
+
+_RECORDING: List[tf.Graph] = []  # graphs whose towers are being built
+
+
+@contextlib.contextmanager
+def recording_moving_stats() -> Iterator[None]:
+    """While the towers are built, legacy batch norms (tf1_train.compat's,
+    which tf-slim's ``batch_norm`` uses after ``install()``, and those that
+    call TensorFlow's ``assign_moving_average``) record their
+    batch statistics as our own batch norm does, instead of each tower
+    assigning the moving averages itself: N towers updating one shared
+    variable (parameter_server) would apply the decay N times per step in no
+    fixed order, and replicated copies would each follow their own tower."""
+    _RECORDING.append(v1.get_default_graph())
+    assign = moving_averages.assign_moving_average
+    moving_averages.assign_moving_average = functools.partial(_record_or_assign, assign)
+    try:
+        yield
+    finally:
+        moving_averages.assign_moving_average = assign
+        _RECORDING.pop()
+
+
+def _record_or_assign(assign, variable, value, decay, zero_debias=True, name=None):
+    """TensorFlow's ``assign_moving_average``, as batch norms written on it
+    call it per tower (tf-slim's fused ``batch_norm`` with
+    ``updates_collections=None`` or ``zero_debias_moving_mean``,
+    tf_cnn_benchmarks' batch norm without layers): recorded like ours (the
+    one update debiases as asked), unless the decay is a tensor or
+    ``variable`` is not a variable (then assigned, as before)."""
+    plain = isinstance(variable, tf.Variable) and isinstance(decay, (int, float))
+    if not plain or not record_moving_stat(variable, value, decay, zero_debias):
+        return assign(variable, value, decay, zero_debias, name)
+    return tf.identity(variable, name=name or "RecordedMovingAvg")
+
+
+def record_moving_stat(
+    variable: tf.Variable, value: tf.Tensor, decay: float, debias: bool = False
+) -> bool:
+    """Records ``variable -> value`` in MOVING_STATS if the default graph's
+    towers are being built (True); else False: the caller updates it itself."""
+    if not _RECORDING or _RECORDING[-1] is not v1.get_default_graph():
+        return False
+    value = tf.cast(value, variable.dtype.base_dtype)
+    v1.add_to_collection(MOVING_STATS, MovingStat(variable, value, float(decay), debias))
+    return True
 
 
 def variable(

@@ -207,13 +207,20 @@ class Program(NamedTuple):
     v1_graph: bool  # builds a v1 graph (sessions, get_variable, collections)
     graph_context: bool  # enters some `<graph>.as_default()`
     partitioned: bool = False  # uses a variable partitioner (sharded variables)
+    compat_installed: bool = False  # calls tf1_train.compat.install()
+
+
+# What tf1_train.compat.install() makes build: the legacy layers and tf-slim's batch_norm.
+INSTALL_FIXES = ("layers", "layers-batch-norm", "python-layers-batch-norm", "slim-batch-norm")
 
 
 def _in(path: str, names: Sequence[str]) -> bool:
     return any(path in (V1 + n, "tensorflow." + n) for n in names)
 
 
-def program_facts(paths: Sequence[str], graph_context: bool) -> Program:
+def program_facts(
+    paths: Sequence[str], graph_context: bool, compat_installed: bool = False
+) -> Program:
     """Facts about the whole program from every resolved API path in it."""
     off = {p.rsplit(".", 1)[-1] for p in paths if p.startswith(("tensorflow.", V1))}
     v1_shapes = bool(off & {"disable_v2_behavior", "disable_v2_tensorshape"})
@@ -223,6 +230,7 @@ def program_facts(paths: Sequence[str], graph_context: bool) -> Program:
         v1_graph=any(_in(p, V1_GRAPH_NAMES) for p in paths),
         graph_context=graph_context,
         partitioned=any(p.endswith("_partitioner") for p in off),
+        compat_installed=compat_installed,
     )
 
 
@@ -374,4 +382,6 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
         return WORKS, "works only while disable_v2_behavior()/disable_v2_tensorshape() is called"
     if key == "eager-placeholder" and program.graph_context:
         return WORKS, "runs only inside `with tf.Graph().as_default():` blocks"
+    if key in INSTALL_FIXES and program.compat_installed:
+        return WORKS, "works: the program calls tf1_train.compat.install() (before the model)"
     return severity, ""

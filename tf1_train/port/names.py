@@ -13,8 +13,8 @@ from typing import Dict, Iterator, Optional, Tuple
 ROOTS = ("tensorflow", "tf_slim", "horovod", "keras", "tf_keras")
 
 
-def _tracked(path: str) -> bool:
-    return path.split(".")[0] in ROOTS
+def _tracked(path: str, roots: Tuple[str, ...] = ROOTS) -> bool:
+    return path.split(".")[0] in roots
 
 
 def canonical(path: str) -> str:
@@ -28,18 +28,18 @@ def canonical(path: str) -> str:
 class Aliases:
     """Local name -> full dotted path, for one file (flow-insensitive: last binding wins)."""
 
-    def __init__(self, tree: ast.AST):
+    def __init__(self, tree: ast.AST, roots: Tuple[str, ...] = ROOTS):
         self.names: Dict[str, str] = {}
         # In source order, so `tf = tf.compat.v1` sees the `import tensorflow as tf` above it.
         for node in _in_order(tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    if _tracked(alias.name):
+                    if _tracked(alias.name, roots):
                         local = alias.asname or alias.name.split(".")[0]
                         target = alias.name if alias.asname else local
                         self.names[local] = canonical(target)
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                if _tracked(node.module):
+                if _tracked(node.module, roots):
                     for alias in node.names:
                         if alias.name != "*":
                             full = canonical(f"{node.module}.{alias.name}")

@@ -93,9 +93,20 @@ def scan(args: Sequence[str]) -> Report:
     program = checks.program_facts(
         [p for f in parsed for _, p, _ in f.uses] + [p for f in parsed for p in _imports(f)],
         graph_context=any(_enters_a_graph(f.tree) for f in parsed),
+        compat_installed=any(_calls_compat_install(f.tree) for f in parsed),
     )
     findings = [x for f in parsed for x in _file_findings(f, program)]
     return Report([f.file for f in parsed], findings, errors)
+
+
+def _calls_compat_install(tree: ast.AST) -> bool:
+    """Whether a file calls tf1_train.compat.install(), however it imported it:
+    the fix the scan gives for legacy layers, so a rescan says they work."""
+    ours = Aliases(tree, roots=("tf1_train",))
+    return any(
+        isinstance(n, ast.Call) and ours.resolve(n.func) == "tf1_train.compat.install"
+        for n in ast.walk(tree)
+    )
 
 
 def _enters_a_graph(tree: ast.AST) -> bool:
