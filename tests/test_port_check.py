@@ -215,3 +215,20 @@ def test_the_cli_exits_1_on_a_divergence_and_0_once_it_is_accepted(tmp_path):
     assert not failed["ok"] and failed["first_divergence"]["tensor"] == "bn/moving_variance"
     accepted = json.loads((tmp_path / "moving_variance.json").read_text())
     assert accepted["ok"] and accepted["accepted"][0]["hints"][0]["id"] == "bn_moving_variance"
+
+
+def test_the_tf1_sides_forward_counts_a_v1_losses_data_loss_once(tmp_path):
+    from tf1_train.port import sides
+
+    def forward(loss):
+        case = spec.complete({"model": "tests.user_models.regularized:build", "loss": loss})
+        cfg = spec.config(case, str(tmp_path / "run"))
+        rng = np.random.default_rng(0)
+        images = rng.random([4, 8, 8, 1], dtype=np.float32)
+        initial = {"linear/w": rng.normal(0, 0.3, [64, 10]), "linear/b": np.zeros(10)}
+        return sides._forward_tf1(cfg, 10, initial, images, np.arange(4, dtype=np.int32), 0.0)
+
+    plain, v1_losses = forward(""), forward("tests.user_models.regularized:v1_cross_entropy")
+    assert float(plain["fwd:own_losses"]) > 0  # the model's two terms
+    for key in ("fwd:own_losses", "fwd:data_loss"):
+        np.testing.assert_allclose(v1_losses[key], plain[key], rtol=1e-6, err_msg=key)

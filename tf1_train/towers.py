@@ -156,7 +156,7 @@ def _loss_and_gradients(
     before = len(v1.get_collection(v1.GraphKeys.LOSSES))
     data = data_loss(labels, logits, loss_fn)
     params = v1.trainable_variables(scope=var or None)
-    collected, own = _collected_terms(data, before, scope, loss_fn)
+    collected, own = collected_terms(data, before, scope, loss_fn)
     decay = None
     if weight_decay > 0:
         decay = _weight_decay(weight_decay, params, regularization + collected)
@@ -173,7 +173,7 @@ def _loss_and_gradients(
     return Tower(device, loss, list(zip(grads, params)), updates, [], terms, own_summaries)
 
 
-def _collected_terms(data: tf.Tensor, before: int, scope: str, loss_fn):
+def collected_terms(data: tf.Tensor, before: int, scope: str, loss_fn: Optional[Callable]):
     """(the 'losses' terms of the tower's scope, the names of those that are
     the data loss itself). ``tf.compat.v1.losses.*`` in --loss put the data
     loss in the collection too: counting it again would double the loss and
