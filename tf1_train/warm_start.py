@@ -122,9 +122,19 @@ def load_tf1(sess, g, path: str, exclude: Sequence[str]) -> str:
     }
     reader = tf.train.load_checkpoint(prefix)
     plan = make_plan(prefix, shapes, exclude, reader)
-    apply(plan, reader, lambda name, value: variables[name].load(value, sess))
+    values = {}
+    apply(plan, reader, values.__setitem__)
+    load_in_one_run(sess, {variables[name]: value for name, value in values.items()})
     sess.run(g.post_init_ops)
     return describe(plan)
+
+
+def load_in_one_run(sess, values: Dict) -> None:
+    """``Variable.load`` of every ``{variable: value}``, in one session run:
+    one run per variable costs seconds for a ResNet-50, more when the
+    variables live on a parameter server."""
+    feeds = {v.initializer.inputs[1]: value for v, value in values.items()}
+    sess.run([v.initializer for v in values], feeds)
 
 
 def load_tf2(variables: Dict, averages: Dict, path: str, exclude: Sequence[str]) -> str:

@@ -147,13 +147,13 @@ def _forward_tf1(cfg, num_classes: int, initial: Dict, images, labels, scale: fl
 
 
 def _load(sess, values: Dict[str, np.ndarray]) -> None:
-    """``Variable.load`` of every variable named in ``values``, in one run
-    (one run per variable cost seconds for a ResNet-56)."""
+    """The graph's variables named in ``values`` loaded with them."""
     import tensorflow as tf
 
+    from tf1_train.warm_start import load_in_one_run
+
     found = [v for v in tf.compat.v1.global_variables() if v.op.name in values]
-    feeds = {v.initializer.inputs[1]: values[v.op.name] for v in found}
-    sess.run([v.initializer for v in found], feeds)
+    load_in_one_run(sess, {v: values[v.op.name] for v in found})
 
 
 def graph_facts(graph) -> Dict[str, np.ndarray]:
