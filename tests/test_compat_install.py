@@ -45,14 +45,21 @@ tf1_train.compat.install()
 import tensorflow.compat.v1 as t1
 print("after", t1.layers.__name__, early.layers.__name__, tf.compat.v1.layers.dense.__module__,
       private.BatchNormalization.__module__, tf1_train.compat.is_installed())
+tf1_train.compat.install()  # a second call changes nothing
+tf1_train.compat.uninstall()
+from tensorflow.python.framework import ops
+print("uninstalled", type(tf.compat.v1.__dict__["layers"]).__name__,
+      "tensorflow.compat.v1.layers" in sys.modules, type(private.normalization).__name__,
+      hasattr(ops, "Tensor"), tf1_train.compat.is_installed())
 """
 
 
 def test_importing_compat_changes_nothing_until_install():
     out = _python(CHECK_UNTOUCHED)
     assert out.returncode == 0, out.stderr[-3000:]
-    before, after = out.stdout.splitlines()[-2:]
+    before, after, uninstalled = out.stdout.splitlines()[-3:]
     assert before == "before KerasLazyLoader False LazyLoader"
+    assert uninstalled == "uninstalled KerasLazyLoader False LazyLoader False False"
     ours = "tf1_train.compat.layers"
     assert after.split() == [
         "after",

@@ -17,13 +17,26 @@ import pytest
 import tensorflow as tf
 import tf_slim as slim
 
+import tf1_train.compat
 from tests.conftest import small_config
 from tests.user_models import hand_batch_norm, slim_nets
 from tf1_train import data, devices, export, graph, models, naming, train
 from tf1_train.errors import UserError
 
-pytest.importorskip("tf_slim")
+# slim_nets calls install() at import, as a user's module does: collecting
+# this file must not change the process the other test files run in.
+tf1_train.compat.uninstall()
 v1 = tf.compat.v1
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _installed():
+    """install() for this file's tests only."""
+    tf1_train.compat.install()
+    yield
+    tf1_train.compat.uninstall()
+
+
 MODES = ["parameter_server", "replicated"]
 RESNET = "tests.user_models.slim_nets:resnet"
 

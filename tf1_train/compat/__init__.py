@@ -4,10 +4,11 @@
 (same signatures, defaults, variable names, collections and numbers; the
 goldens in tests/goldens/compat_layers hold it to the real ones). Importing
 this package changes nothing; ``install()`` (or ``python -m tf1_train.compat
-script.py ...``) makes unmodified legacy programs find these layers.
-docs/LEGACY_LAYERS.md describes both routes.
+script.py ...``) makes unmodified legacy programs find these layers;
+``uninstall()`` puts TensorFlow's names back. docs/LEGACY_LAYERS.md
+describes both routes.
 """
 
-from tf1_train.compat._install import install, is_installed
+from tf1_train.compat._install import install, is_installed, uninstall
 
-__all__ = ["install", "is_installed"]
+__all__ = ["install", "is_installed", "uninstall"]

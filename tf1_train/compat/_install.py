@@ -14,10 +14,28 @@ tf-slim also uses, still work on 2.21 and are left alone.
 import sys
 
 _state = {"installed": False}
+_MISSING = object()
+_saved = []  # (module or dict, name, what it held or _MISSING), in the order set
+
+
+def _set(where, name: str, value) -> None:
+    """``where.name = value`` (``where[name]`` for a dict), remembering what
+    was there for uninstall(). TensorFlow's API modules may be wrappers:
+    only setattr reaches what ``import`` hands out."""
+    is_dict = isinstance(where, dict)
+    old = where.get(name, _MISSING) if is_dict else getattr(where, name, _MISSING)
+    if old is value:
+        return
+    _saved.append((where, name, old))
+    if is_dict:
+        where[name] = value
+    else:
+        setattr(where, name, value)
 
 
 def install() -> None:
-    """Point the legacy layer names at tf1_train.compat.layers (idempotent)."""
+    """Point the legacy layer names at tf1_train.compat.layers (idempotent:
+    a second call only patches copies of the v1 API imported since)."""
     # Importing tensorflow.compat.v1 runs the v1 API's __init__ once more, as
     # its own module with its own lazy loader: load it first, then patch every
     # copy of the v1 API (tf.compat.v1, tf.compat.v1.compat.v1, ...).
@@ -28,12 +46,28 @@ def install() -> None:
 
     for name, module in list(sys.modules.items()):
         if name.startswith("tensorflow") and name.endswith("compat.v1") and module is not None:
-            module.layers = layers
-            sys.modules[name + ".layers"] = layers
+            _set(module, "layers", layers)
+            _set(sys.modules, name + ".layers", layers)
     # tf-slim's batch_norm reads BatchNormalization through this lazy loader.
-    private_normalization.normalization = layers
+    _set(private_normalization, "normalization", layers)
     _restore_removed_names()
     _state["installed"] = True
+
+
+def uninstall() -> None:
+    """Puts back every name install() changed, so one process can run code
+    with and without it (tests)."""
+    while _saved:
+        where, name, old = _saved.pop()
+        if isinstance(where, dict) and old is _MISSING:
+            where.pop(name, None)
+        elif isinstance(where, dict):
+            where[name] = old
+        elif old is _MISSING:
+            delattr(where, name)
+        else:
+            setattr(where, name, old)
+    _state["installed"] = False
 
 
 def _restore_removed_names() -> None:
@@ -49,9 +83,9 @@ def _restore_removed_names() -> None:
     from tensorflow.python.ops import variable_scope
 
     if not hasattr(ops, "Tensor"):
-        ops.Tensor = tf.Tensor
+        _set(ops, "Tensor", tf.Tensor)
     if not hasattr(variable_scope, "variable"):
-        variable_scope.variable = variable_scope._variable_v1
+        _set(variable_scope, "variable", variable_scope._variable_v1)
 
 
 def is_installed() -> bool:
