@@ -6,6 +6,7 @@ the example's: its model, its 'losses' collection, its preprocess, its
 staircase decay and weight averages.
 """
 
+import concurrent.futures
 import json
 import subprocess
 import sys
@@ -70,6 +71,15 @@ np.save(out + "/tf2.npy", loaded.signatures["serving_default"](images=tf.constan
 
 
 def test_the_tutorial_trains_resumes_and_exports_for_tf2(tmp_path):
+    # Two processes at a time (2 cores, each mostly one thread while it
+    # imports and builds): the runs that need no other beside the chain that does.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        others = pool.submit(_replicated_files_and_twin, tmp_path)
+        _train_resume_and_export(tmp_path)
+        others.result()
+
+
+def _train_resume_and_export(tmp_path):
     ps = tmp_path / "ps"
     first = _run(["--train_steps=2", f"--train_dir={ps}"])
     assert "loss per tower: softmax cross-entropy + 2 'losses' collection term(s)" in first.stdout
@@ -79,7 +89,14 @@ def test_the_tutorial_trains_resumes_and_exports_for_tf2(tmp_path):
     resumed = _run(["--train_steps=4", f"--train_dir={ps}"])
     assert "resuming from" in resumed.stdout and "(global step 2)" in resumed.stdout
     assert _summary(ps)["global_step"] == 4 and _summary(ps)["model"] == MODEL
+    _python(EXPORT, ps, tmp_path, MODEL)
+    _python(LOAD, tmp_path)
+    np.testing.assert_allclose(
+        np.load(tmp_path / "tf2.npy"), np.load(tmp_path / "tf1.npy"), atol=1e-6
+    )
 
+
+def _replicated_files_and_twin(tmp_path):
     replicated = tmp_path / "replicated"
     _run(["--train_steps=2", "--variable_update=replicated", f"--train_dir={replicated}"])
     assert _summary(replicated)["variable_update"] == "replicated"
@@ -92,12 +109,6 @@ def test_the_tutorial_trains_resumes_and_exports_for_tf2(tmp_path):
         ["--train_steps=2", "--nouse_synthetic_data", f"--data_dir={data}", f"--train_dir={files}"]
     )
     assert _summary(files)["dataset"] == "cifar10"
-
-    _python(EXPORT, ps, tmp_path, MODEL)
-    _python(LOAD, tmp_path)
-    np.testing.assert_allclose(
-        np.load(tmp_path / "tf2.npy"), np.load(tmp_path / "tf1.npy"), atol=1e-6
-    )
 
     twin = tmp_path / "tf2"
     args = ["--train_steps=2", "--save_summary_steps=1", f"--tf2_model={TWIN}"]

@@ -88,9 +88,14 @@ def _lines(out, prefix):
     return [line for line in out.splitlines() if line.startswith(prefix)]
 
 
+def _train(train_dir, **kw):
+    """The first run of a resume test, in-process (a CLI process would add
+    TensorFlow's import): what ``--model=mlp`` with these flags saves."""
+    train.run(small_config(train_dir, model="mlp", **kw), gpus_found=0)
+
+
 def test_corrupt_newest_checkpoint_falls_back_to_the_older_one(tmp_path):
-    args = ["--model=mlp", "--train_steps=20", "--save_checkpoint_steps=10"]
-    assert run_cli(args + [f"--train_dir={tmp_path}"]).returncode == 0
+    _train(tmp_path, steps=20, save_checkpoint_steps=10)
     newest = tmp_path / "model.ckpt-20.data-00000-of-00001"
     newest.write_bytes(newest.read_bytes()[:100])  # truncated, as by a full disk
 
@@ -104,7 +109,7 @@ def test_corrupt_newest_checkpoint_falls_back_to_the_older_one(tmp_path):
 
 
 def test_corrupt_only_checkpoint_is_one_error_line_and_is_kept(tmp_path):
-    assert run_cli(["--model=mlp", "--train_steps=10", f"--train_dir={tmp_path}"]).returncode == 0
+    _train(tmp_path, steps=10)
     data = tmp_path / "model.ckpt-10.data-00000-of-00001"
     flipped = bytearray(data.read_bytes())
     flipped[200:220] = bytes(b ^ 0xFF for b in flipped[200:220])  # bit rot
@@ -119,7 +124,7 @@ def test_corrupt_only_checkpoint_is_one_error_line_and_is_kept(tmp_path):
 
 
 def test_checkpoint_of_another_model_is_one_line_naming_it(tmp_path):
-    assert run_cli(["--model=mlp", "--train_steps=3", f"--train_dir={tmp_path}"]).returncode == 0
+    _train(tmp_path, steps=3)
     before = sorted(p.name for p in tmp_path.iterdir())
     out = run_cli(["--model=lenet5", "--train_steps=6", f"--train_dir={tmp_path}"])
     assert out.returncode == 2 and "Traceback" not in out.stderr
