@@ -11,8 +11,10 @@ setup(
     extras_require={
         # tensorflow-cpu 2.21 no longer pulls in TensorBoard: `tensorboard --logdir`
         # and the event-file tests need it.
-        "cpu": ["tensorflow-cpu>=2.16,<2.22", "tensorboard>=2.16"],
-        "gpu": ["tensorflow[and-cuda]>=2.16,<2.22", "tensorboard>=2.16"],
+        # ml_dtypes (TensorFlow's, >=0.5.1,<1): 0.7.0's extension takes 0.4 s to
+        # load (0.6.0: 0.04 s), paid by every process that imports TensorFlow.
+        "cpu": ["tensorflow-cpu>=2.16,<2.22", "tensorboard>=2.16", "ml_dtypes>=0.5.1,<0.7"],
+        "gpu": ["tensorflow[and-cuda]>=2.16,<2.22", "tensorboard>=2.16", "ml_dtypes>=0.5.1,<0.7"],
         # tf-slim (no dependencies of its own) lets the tests run legacy slim code
         # through tf1_train.compat.install(); it is never needed at run time.
         "test": ["pytest>=7", "pytest-timeout>=2.1", "ruff>=0.5", "tf-slim==1.1.0"],
