@@ -154,7 +154,12 @@ def test_weight_decay_beside_the_models_own_regularization_is_refused():
 
 @pytest.mark.parametrize(
     "model, loss",
-    [(REGULARIZED, "with_regularization"), (REGULARIZED, "total_loss"), ("mlp", "total_loss")],
+    [
+        (REGULARIZED, "with_regularization"),
+        (f"{REGULARIZED}_scoped", "with_regularization"),  # tf-slim's l2_regularizer's scope
+        (REGULARIZED, "total_loss"),
+        ("mlp", "total_loss"),
+    ],
 )
 def test_a_loss_that_adds_the_collections_again_is_refused(model, loss):
     # mlp has no terms of its own: get_total_loss() in tower 1 holds tower 0's loss

@@ -221,9 +221,10 @@ def _lazy_term_read(term, op_names: set) -> bool:
     """``get_variable``'s regularizer terms are lazy: each use re-runs the
     regularizer under ``<variable>/Regularizer/``, so a sum of them has ops
     of that scope, not the term's own op."""
-    if type(term).__name__ != "_LazyEvalTensor":
+    name, mark = term.op.name, "/Regularizer/"
+    if type(term).__name__ != "_LazyEvalTensor" or mark not in name:
         return False
-    scope = term.op.name.rsplit("/", 1)[0] + "/"
+    scope = name[: name.index(mark) + len(mark)]  # a regularizer's own scope is made unique
     return any(n.startswith(scope) for n in op_names)
 
 

@@ -46,3 +46,17 @@ def total_loss(labels, logits):
     """The other TF1 idiom: get_total_loss() sums both collections."""
     v1.losses.sparse_softmax_cross_entropy(labels, logits)
     return v1.losses.get_total_loss()
+
+
+def _scoped_l2(t):
+    """As tf-slim's and contrib's l2_regularizer: ops in a name scope of its own."""
+    with tf.name_scope("l2_regularizer"):
+        return REG_SCALE * tf.reduce_sum(tf.square(t))
+
+
+def build_scoped(images, is_training, num_classes):
+    """build() with the kernel's regularizer in a name scope of its own."""
+    del is_training
+    x = tf.reshape(images, [-1, int(images.shape[1:].num_elements())])
+    w = v1.get_variable("linear/w", [int(x.shape[-1]), num_classes], regularizer=_scoped_l2)
+    return tf.matmul(x, w)
