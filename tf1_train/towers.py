@@ -105,8 +105,9 @@ def build_towers(
                 model_fn, precisionlib.to_compute(images, precision), num_classes
             )
             logits = precisionlib.to_float32(logits)
-            per_tower = [t for t in own if _reads(t, images)]
-            made.append([t for t in own if not _reads(t, images)])
+            reads = [_reads(t, images) for t in own]
+            per_tower = [t for t, r in zip(own, reads) if r]
+            made.append([t for t, r in zip(own, reads) if not r])
             regularization = mode.regularization_terms(made) + per_tower
             tower = _loss_and_gradients(
                 logits, labels, regularization, weight_decay, loss_fn, device, name_scope,
@@ -178,7 +179,7 @@ def collected_terms(data: tf.Tensor, before: int, scope: str, loss_fn: Optional[
     the data loss itself). ``tf.compat.v1.losses.*`` in --loss put the data
     loss in the collection too: counting it again would double the loss and
     its gradient. ``before``: the collection's length before --loss ran."""
-    inside = _ancestors(data)
+    inside = models.ancestors(data)
     made = v1.get_collection(v1.GraphKeys.LOSSES)[before:]
     own = tuple(t.name for t in made if t.op in inside)
     in_scope = v1.get_collection(v1.GraphKeys.LOSSES, scope=scope)
@@ -186,17 +187,6 @@ def collected_terms(data: tf.Tensor, before: int, scope: str, loss_fn: Optional[
     others = [t for k in keys for t in v1.get_collection(k) if t.name not in own]
     _refuse_terms_counted_twice(inside, others, loss_fn)
     return [t for t in in_scope if t.name not in own], own
-
-
-def _ancestors(tensor: tf.Tensor) -> set:
-    """Every op ``tensor`` is computed from, itself included."""
-    seen, todo = set(), [tensor.op]
-    while todo:
-        op = todo.pop()
-        if op not in seen:
-            seen.add(op)
-            todo.extend(t.op for t in op.inputs)
-    return seen
 
 
 def _refuse_terms_counted_twice(inside: set, terms, loss_fn) -> None:

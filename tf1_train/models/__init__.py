@@ -240,15 +240,18 @@ def _check_loss(loss, labels, logits, what: str) -> None:
 
 def depends_on(tensor: tf.Tensor, source: tf.Tensor) -> bool:
     """Whether ``source`` is among ``tensor``'s inputs, transitively."""
+    return source.op in ancestors(tensor)
+
+
+def ancestors(tensor: tf.Tensor) -> set:
+    """Every op ``tensor`` is computed from, its own included."""
     seen, todo = set(), [tensor.op]
     while todo:
         op = todo.pop()
-        if op is source.op:
-            return True
-        if op.name not in seen:
-            seen.add(op.name)
+        if op not in seen:
+            seen.add(op)
             todo.extend(t.op for t in op.inputs)
-    return False
+    return seen
 
 
 def _import_failure(error: Exception) -> str:
