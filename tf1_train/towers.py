@@ -118,7 +118,8 @@ def build_towers(
     check_same_variables(towers, mode)
     check_losses_are_claimed(towers)
     check_updates_are_claimed(towers)
-    return towers
+    runs = mode.tower_updates([t.update_ops for t in towers])
+    return [t._replace(update_ops=ops) for t, ops in zip(towers, runs)]
 
 
 def _reads(term: tf.Tensor, images: tf.Tensor) -> bool:

@@ -23,7 +23,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import tensorflow as tf
 
-from tf1_train import devices, naming, towers
+from tf1_train import devices, naming, tower_updates, towers
 from tf1_train.towers import GradsAndVars, Tower
 
 v1 = tf.compat.v1
@@ -49,6 +49,10 @@ class Mode:
         raise NotImplementedError
 
     def moving_average_updates(self, built: Sequence[Tower]) -> List[tf.Operation]:
+        raise NotImplementedError
+
+    def tower_updates(self, update_ops: Sequence[List[tf.Operation]]) -> List[List[tf.Operation]]:
+        """Which of each tower's UPDATE_OPS entries run (tower_updates.py)."""
         raise NotImplementedError
 
     def clip(self, grads_and_vars: GradsAndVars, norm: float) -> GradsAndVars:
@@ -117,6 +121,9 @@ class ParameterServer(Mode):
             averaged.append((grad, var))
         return averaged
 
+    def tower_updates(self, update_ops):
+        return tower_updates.tower_zero_only(update_ops)
+
     def moving_average_updates(self, built):
         """Every tower recorded the same shared variable; its update is
         computed next to it."""
@@ -174,6 +181,9 @@ class Replicated(Mode):
             with tf.device(pairs[0][1].device):
                 clipped += clip_by_global_norm(pairs, norm)
         return clipped
+
+    def tower_updates(self, update_ops):
+        return tower_updates.each_on_its_copy(update_ops)
 
     def moving_average_updates(self, built):
         """Tower i recorded its own copy; each copy's update is computed on

@@ -1,0 +1,99 @@
+"""UPDATE_OPS that assign variables directly, with more than one tower.
+
+Batch norms that record their statistics (ours, tf1_train.compat's, those
+on TensorFlow's ``assign_moving_average``) get one update per variable from
+the mean over towers (towers.moving_average). What is left in a tower's
+UPDATE_OPS is the user's own: ``tf.assign(moving, moving * d + x * (1 - d))``,
+a decay given as a tensor, a counter. tf1_train cannot average those.
+Run from every tower, in parameter_server mode N assigns hit one shared
+variable each step in no fixed order: the result changes from run to run,
+even with ``--deterministic``. So, as tf_cnn_benchmarks did
+(``retain_tower_updates``: tower 0's only), parameter_server mode keeps
+tower 0's entries for the variables tower 0 updates; replicated mode runs
+each tower's on its own copy, and copy 0 is saved and evaluated. Either way
+the saved values follow tower 0's batch, and the two modes agree. Both say
+so in one line, since a user's 1-tower numbers change with the tower count.
+"""
+
+from __future__ import annotations
+
+from typing import FrozenSet, List, Sequence
+
+import tensorflow as tf
+
+WRITES = ("Assign", "ResourceApply", "Apply", "ResourceScatter", "Scatter")
+VARIABLE_OPS = ("VarHandleOp", "VariableV2", "Variable")
+PASS_THROUGH = ("Identity", "RefIdentity", "IdentityN", "NoOp", "ReadVariableOp")
+
+
+def written_variables(entry) -> FrozenSet[str]:
+    """Names of the variables an UPDATE_OPS entry (an op, a tensor, or what
+    ``tf.compat.v1.assign`` returns) assigns, through groups, reads and
+    control dependencies. The values assigned are not walked: that would be
+    the tower's whole forward pass, and they assign nothing."""
+    seen, todo, written = set(), [_op(entry)], set()
+    while todo:
+        op = todo.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        todo.extend(op.control_inputs)
+        if op.type.startswith(WRITES) and op.inputs:
+            written.add(_variable_name(op.inputs[0].op))
+        elif op.type in PASS_THROUGH:
+            todo.extend(t.op for t in op.inputs)
+    written.discard("")
+    return frozenset(written)
+
+
+def _variable_name(handle: tf.Operation) -> str:
+    while handle.type in PASS_THROUGH and handle.inputs:
+        handle = handle.inputs[0].op
+    return handle.name if handle.type in VARIABLE_OPS else ""
+
+
+def _op(entry) -> tf.Operation:
+    return entry if isinstance(entry, tf.Operation) else entry.op
+
+
+def tower_zero_only(update_ops: Sequence[List[tf.Operation]]) -> List[List[tf.Operation]]:
+    """parameter_server: each tower's entries minus those of towers 1..N-1
+    that assign only variables tower 0's entries assign too."""
+    if len(update_ops) < 2:
+        return [list(ops) for ops in update_ops]
+    first = frozenset().union(*[written_variables(op) for op in update_ops[0]])
+    kept, dropped = [list(update_ops[0])], []
+    for ops in update_ops[1:]:
+        mine = []
+        for op in ops:
+            writes = written_variables(op)
+            (dropped if writes and writes <= first else mine).append(op)
+        kept.append(mine)
+    if dropped:
+        n = len(update_ops)
+        _say(
+            [op for op in update_ops[0] if written_variables(op)],
+            f"tower 0's run, the other towers' are left out (all {n} would assign each "
+            f"variable {n} times a step in no fixed order), as tf_cnn_benchmarks did",
+        )
+    return kept
+
+
+def each_on_its_copy(update_ops: Sequence[List[tf.Operation]]) -> List[List[tf.Operation]]:
+    """replicated: every tower's entries run, each on its own copy."""
+    if len(update_ops) > 1:
+        writing = [op for op in update_ops[0] if written_variables(op)]
+        if writing:
+            _say(writing, "each tower's run on its own copy; copy 0's (tower 0's batch) is saved")
+    return [list(ops) for ops in update_ops]
+
+
+def _say(ops: Sequence, what: str) -> None:
+    names = ", ".join(_op(op).name for op in ops[:3]) + (", ..." if len(ops) > 3 else "")
+    count = f"{len(ops)} UPDATE_OPS entr{'y' if len(ops) == 1 else 'ies'}"
+    print(
+        f"warning: {count} per tower ({names}) assign variables themselves, which tf1_train "
+        f"cannot average over towers: {what}; write them with assign_moving_average to "
+        "follow the mean over towers",
+        flush=True,
+    )
