@@ -218,6 +218,25 @@ USER_CODE = [
         "the model adds its own regularization",
     ),
     Bad(
+        "model returns end_points no loss takes",
+        [f"--model={_UM}.aux_head:build"],
+        f"--model={_UM}.aux_head:build: returned (logits, end_points)",
+        "give --loss=package.module:function taking (labels, logits, end_points)",
+    ),
+    Bad(
+        "loss takes end_points the model does not return",
+        [f"--model={_UM}.aux_head:build_logits_only", f"--loss={_UM}.aux_head:loss_with_aux"],
+        f"--model={_UM}.aux_head:build_logits_only: returned logits alone",
+        "return (logits, end_points), or drop the loss's third parameter",
+    ),
+    Bad(
+        "tf2 twin returns end_points no loss takes",
+        [f"--model={_UM}.aux_head:build", f"--tf2_model={_UM}.aux_head:AuxHeadTwin"],
+        f"--tf2_model={_UM}.aux_head:AuxHeadTwin: returned (logits, end_points)",
+        "taking (labels, logits, end_points)",
+        module=TF2_MAIN,
+    ),
+    Bad(
         "tf2 twin missing",
         [f"--model={_UM}.tiny:build"],
         f"--model={_UM}.tiny:build",

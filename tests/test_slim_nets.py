@@ -200,7 +200,8 @@ def test_a_slim_nets_output_as_it_comes_is_one_line_with_the_fix():
 
     models.register("pair_for_test", as_returned)
     try:
-        with pytest.raises(UserError, match=r"returned a tuple.*return the logits alone"):
+        pair = r"returned \(logits, end_points\).*return the logits alone"
+        with pytest.raises(UserError, match=pair):
             _build(small_config("unused", model="pair_for_test"))
     finally:
         models._REGISTRY.pop("pair_for_test")

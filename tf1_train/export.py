@@ -18,6 +18,7 @@ import tensorflow as tf
 
 from tf1_train import models, warm_start
 from tf1_train.errors import UserError
+from tf1_train.models import outputs as model_outputs
 
 v1 = tf.compat.v1
 
@@ -39,7 +40,7 @@ def export_saved_model(
     graph = tf.Graph()
     with graph.as_default():
         images = v1.placeholder(tf.float32, [None, *image_shape], name="images")
-        logits = models.get_model(model)(images, False, num_classes)
+        logits = model_outputs.logits_of(models.get_model(model)(images, False, num_classes))
         outputs = {
             "logits": logits,
             "probabilities": tf.nn.softmax(logits),

@@ -19,6 +19,7 @@ from tf1_train.cluster import sync
 from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig, PrecisionConfig
 from tf1_train.data import pipeline, synthetic, user_input
 from tf1_train.data.source import Source
+from tf1_train.models import outputs
 
 v1 = tf.compat.v1
 
@@ -289,7 +290,7 @@ def _build_eval(
         model_input = pipeline.normalize(images, source.scale, bool(preprocess))
         if precision is not None:
             model_input = precisionlib.to_compute(model_input, precision)
-        logits = model_fn(model_input, False, source.num_classes)
+        logits = outputs.logits_of(model_fn(model_input, False, source.num_classes))
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
         count = tf.size(labels, out_type=tf.int64)

@@ -23,7 +23,7 @@ from 1 tower x N*B; the gradient rule above holds per tower.
 
 from __future__ import annotations
 
-from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import tensorflow as tf
 from tensorflow.python.training import moving_averages  # zero_debias has no public twin
@@ -31,6 +31,7 @@ from tensorflow.python.training import moving_averages  # zero_debias has no pub
 from tf1_train import devices, models
 from tf1_train import precision as precisionlib
 from tf1_train.errors import UserError
+from tf1_train.models import outputs
 from tf1_train.models.layers import MOVING_STATS, MovingStat, recording_moving_stats
 
 v1 = tf.compat.v1
@@ -101,17 +102,17 @@ def build_towers(
         tower_scope = tf.name_scope(f"tower_{i}")
         with v1.device(device_fn), scope, cast, recording_moving_stats(), tower_scope as name_scope:
             var_scope = v1.get_variable_scope().name
-            logits, own = _forward(
-                model_fn, precisionlib.to_compute(images, precision), num_classes
-            )
+            out, own = _forward(model_fn, precisionlib.to_compute(images, precision), num_classes)
+            logits, end_points = outputs.split(out, loss_fn, _model_flag(model_fn))
             logits = precisionlib.to_float32(logits)
+            end_points = outputs.float32_end_points(end_points)
             reads = [_reads(t, images) for t in own]
             per_tower = [t for t, r in zip(own, reads) if r]
             made.append([t for t, r in zip(own, reads) if not r])
             regularization = mode.regularization_terms(made) + per_tower
             tower = _loss_and_gradients(
-                logits, labels, regularization, weight_decay, loss_fn, device, name_scope,
-                var_scope, precision,
+                logits, labels, regularization, weight_decay, (loss_fn, end_points), device,
+                name_scope, var_scope, precision,
             )  # fmt: skip
         stats = v1.get_collection(MOVING_STATS)[recorded:]
         towers.append(tower._replace(moving_stats=stats))
@@ -133,30 +134,42 @@ def _reads(term: tf.Tensor, images: tf.Tensor) -> bool:
 
 
 def _forward(model_fn, images, num_classes):
-    """(logits, the REGULARIZATION_LOSSES terms the model made while building)."""
+    """(what the model returned, the REGULARIZATION_LOSSES terms it made
+    while building)."""
     key = v1.GraphKeys.REGULARIZATION_LOSSES
     before = len(v1.get_collection(key))
-    logits = model_fn(images, True, num_classes)
-    return logits, v1.get_collection(key)[before:]
+    out = model_fn(images, True, num_classes)
+    return out, v1.get_collection(key)[before:]
 
 
-def data_loss(labels: tf.Tensor, logits: tf.Tensor, loss_fn: Optional[Callable]) -> tf.Tensor:
+def _model_flag(model_fn) -> str:
+    return f"--model={getattr(model_fn, 'flag_value', getattr(model_fn, '__name__', '?'))}"
+
+
+def data_loss(
+    labels: tf.Tensor,
+    logits: tf.Tensor,
+    loss_fn: Optional[Callable],
+    end_points: Optional[Dict] = None,
+) -> tf.Tensor:
     """Mean over the tower's batch of ``loss_fn`` (per-example or already a
-    mean), or of softmax cross-entropy."""
+    mean; given the model's end points if it returned them), or of softmax
+    cross-entropy."""
     if loss_fn is None:
         xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
         return tf.reduce_mean(xent, name="xent")
-    loss = tf.convert_to_tensor(loss_fn(labels, logits))
+    loss = tf.convert_to_tensor(outputs.call_loss(loss_fn, labels, logits, end_points))
     if loss.shape.rank == 1:
         return tf.reduce_mean(loss, name="data_loss")
     return tf.identity(loss, name="data_loss")
 
 
 def _loss_and_gradients(
-    logits, labels, regularization, weight_decay, loss_fn, device, scope, var, precision
+    logits, labels, regularization, weight_decay, loss_in, device, scope, var, precision
 ):
+    loss_fn, end_points = loss_in  # --loss and the end points it is given
     before = len(v1.get_collection(v1.GraphKeys.LOSSES))
-    data = data_loss(labels, logits, loss_fn)
+    data = data_loss(labels, logits, loss_fn, end_points)
     params = v1.trainable_variables(scope=var or None)
     collected, own = collected_terms(data, before, scope, loss_fn)
     decay = None

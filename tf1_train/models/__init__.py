@@ -118,6 +118,8 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
     def call(*args):
         import tensorflow as tf
 
+        from tf1_train.models import outputs
+
         graph = tf.compat.v1.get_default_graph()
         before = len(graph.get_operations())
         try:
@@ -126,26 +128,24 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
             raise
         except Exception as e:
             raise UserError(f"--{flag}={flag_value}: {describe_failure(e)}") from None
-        if not isinstance(out, (tf.Tensor, tf.Variable)):
-            hint = _PAIR_HINT if isinstance(out, tuple) and len(out) == 2 else ""
-            raise UserError(
-                f"--{flag}={flag_value}: returned a {type(out).__name__}, not a tensor{hint}"
-            )
+        pair = flag == "model" and outputs.is_pair(out)  # (logits, end_points): outputs.py
+        if not pair and not isinstance(out, (tf.Tensor, tf.Variable)):
+            raise UserError(f"--{flag}={flag_value}: returned a {type(out).__name__}, not a tensor")
         made = graph.get_operations()[before:]
         _refuse_placeholders(made, f"--{flag}={flag_value}")
         if flag == "model":
             _refuse_uncollected_variables(made, f"--{flag}={flag_value}")
-            _check_logits(out, args[2], f"--{flag}={flag_value}")
+            _check_logits(outputs.logits_of(out), args[2], f"--{flag}={flag_value}")
         elif flag == "loss":
-            _check_loss(out, *args, f"--{flag}={flag_value}")
+            _check_loss(out, args[0], args[1], f"--{flag}={flag_value}")
         return out
 
     call.flag_value = flag_value  # for errors raised after the call (towers.py)
+    call.__wrapped__ = fn  # its signature: does --loss take end_points (outputs.py)
     return call
 
 
 # What tf-slim's nets return, and the change a porting user makes.
-_PAIR_HINT = " (tf-slim's nets return (logits, end_points): return the logits alone)"
 _SQUEEZE_HINT = (
     " (the [batch, 1, 1, classes] of a tf-slim net's 1x1 conv logits: "
     "return tf.squeeze(logits, [1, 2]), what its spatial_squeeze did)"

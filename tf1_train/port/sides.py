@@ -116,6 +116,7 @@ def _forward_tf1(cfg, num_classes: int, initial: Dict, images, labels, scale: fl
     import tensorflow as tf
 
     from tf1_train import models, towers
+    from tf1_train.models import outputs
 
     v1 = tf.compat.v1
     with tf.Graph().as_default():
@@ -123,10 +124,11 @@ def _forward_tf1(cfg, num_classes: int, initial: Dict, images, labels, scale: fl
         x = tf.constant(images)
         x = tf.cast(x, tf.float32) * (1.0 / scale) if scale else x
         model_fn = models.checked(models.get_model(cfg.model), cfg.model)
-        logits = model_fn(x, True, num_classes)
+        out = model_fn(x, True, num_classes)
         loss_fn = models.resolve(cfg.loss, "loss") if cfg.loss else None
+        logits, end_points = outputs.split(out, loss_fn, f"--model={cfg.model}")
         before = len(v1.get_collection(v1.GraphKeys.LOSSES))
-        data = towers.data_loss(tf.constant(labels), logits, loss_fn)
+        data = towers.data_loss(tf.constant(labels), logits, loss_fn, end_points)
         own = v1.get_collection(v1.GraphKeys.REGULARIZATION_LOSSES)
         own += towers.collected_terms(data, before, "", loss_fn)[0]  # the towers' rule
         own_sum = tf.add_n([tf.cast(t, tf.float32) for t in own]) if own else tf.constant(0.0)

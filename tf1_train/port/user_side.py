@@ -22,6 +22,7 @@ import numpy as np
 import tensorflow as tf
 
 from tf1_train import models, towers
+from tf1_train.models import outputs
 from tf1_train.port import name_map, spec
 from tf1_train.tf2 import optim
 
@@ -134,8 +135,8 @@ def _loss_fn(case, obj):
     user = models.resolve(case["tf2_loss"], "tf2_loss") if case["tf2_loss"] else None
 
     def loss(x, y):
-        logits = obj(x, training=True)
-        data = towers.data_loss(y, logits, user)
+        logits, end_points = outputs.split(obj(x, training=True), user, "the TF2 model")
+        data = towers.data_loss(y, logits, user, end_points)
         terms = list(getattr(obj, "losses", None) or [])
         if hasattr(obj, "extra_losses"):
             terms += list(obj.extra_losses())

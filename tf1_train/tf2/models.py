@@ -8,6 +8,7 @@ import tensorflow as tf
 
 from tf1_train import models
 from tf1_train.errors import UserError
+from tf1_train.models import outputs
 from tf1_train.tf2 import layers
 
 
@@ -17,6 +18,9 @@ class Model(tf.Module):
     ``stats``, when given in training, receives each batch-norm layer's batch
     statistics by moving-variable name (models without batch norm ignore it).
     """
+
+    # A user twin that returns (logits, end_points): their specs, for --loss.
+    end_points_spec: Optional[Dict[str, tf.TensorSpec]] = None
 
     def __init__(self, name: str):
         super().__init__(name=name)
@@ -201,11 +205,14 @@ def _probe_twin(twin: UserTwin, ref: str, name: str, image_shape, num_classes: i
     spec = tf.TensorSpec([2, *image_shape], tf.float32)
     try:
         fn = tf.function(lambda x: twin(x, training=True), autograph=False)
-        logits = fn.get_concrete_function(spec).structured_outputs
+        out = fn.get_concrete_function(spec).structured_outputs
     except UserError:
         raise
     except Exception as e:
         raise UserError(f"{what}: {models.describe_failure(e)}") from None
+    logits = outputs.logits_of(out)
+    if outputs.is_pair(out):  # what --loss will be given (tf2/train.py probes it)
+        twin.end_points_spec = {k: tf.TensorSpec.from_tensor(v) for k, v in out[1].items()}
     if not isinstance(logits, tf.Tensor):
         raise UserError(f"{what}: returned a {type(logits).__name__}, not a tensor")
     models.check_logits_shape(logits, num_classes, what)

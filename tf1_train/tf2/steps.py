@@ -16,6 +16,7 @@ from typing import Callable, Dict, NamedTuple, Optional
 import tensorflow as tf
 
 from tf1_train.data import user_input
+from tf1_train.models import outputs
 from tf1_train.tf2 import layers, models, optim
 from tf1_train.tf2 import precision as precisionlib
 from tf1_train.tf2.averages import WeightAverages
@@ -66,8 +67,11 @@ def make_steps(
         x = precisionlib.to_compute(normalize(images, scale), compute)
         stats = {}
         with tf.GradientTape() as tape:
-            logits = tf.cast(model(x, training=True, stats=stats), tf.float32)
-            loss = replica_loss(labels, logits, global_batch, loss_fn)
+            out = model(x, training=True, stats=stats)
+            logits, end_points = outputs.split(out, loss_fn, "--tf2_model")
+            logits = tf.cast(logits, tf.float32)
+            end_points = outputs.float32_end_points(end_points)
+            loss = replica_loss(labels, logits, global_batch, loss_fn, end_points)
             extra = model.extra_losses()
             if extra:  # the TF1 towers' regularization and 'losses' terms
                 own = tf.add_n([tf.cast(t, tf.float32) for t in extra])
@@ -120,13 +124,13 @@ def normalize(images: tf.Tensor, scale: Optional[float]) -> tf.Tensor:
     return tf.cast(images, tf.float32) * (1.0 / scale)
 
 
-def replica_loss(labels, logits, global_batch: int, loss_fn=None) -> tf.Tensor:
+def replica_loss(labels, logits, global_batch: int, loss_fn=None, end_points=None) -> tf.Tensor:
     """This replica's share of the global mean data loss: summed over
     replicas, it is the TF1 towers' mean of tower means."""
     if loss_fn is None:
         per_example = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
     else:
-        per_example = tf.convert_to_tensor(loss_fn(labels, logits))
+        per_example = tf.convert_to_tensor(outputs.call_loss(loss_fn, labels, logits, end_points))
     if per_example.shape.rank == 1:
         return tf.nn.compute_average_loss(per_example, global_batch_size=global_batch)
     replicas = tf.distribute.get_replica_context().num_replicas_in_sync
@@ -185,7 +189,7 @@ def make_eval_step(
     @tf.function
     def eval_step(images, labels):
         x = precisionlib.to_compute(normalize(images, scale), compute)
-        logits = model(x, training=False)
+        logits = outputs.logits_of(model(x, training=False))
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
         return correct, tf.size(labels, out_type=tf.int64)

@@ -14,6 +14,7 @@ from tf1_train import models as tf1_models
 from tf1_train.config import Config
 from tf1_train.data import pipeline, user_input
 from tf1_train.errors import UserError
+from tf1_train.models import outputs
 from tf1_train.tf2 import checkpoint, models, optim, steps
 from tf1_train.tf2 import precision as precisionlib
 from tf1_train.tf2.averages import WeightAverages
@@ -70,7 +71,11 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
     loss_fn = None
     if cfg.loss:
         loss_fn = tf1_models.checked(tf1_models.resolve(cfg.loss, "loss"), cfg.loss, "loss")
-        _probe_loss(loss_fn, cfg.data.batch_size, source.num_classes)
+    end_points = model.end_points_spec
+    what = f"--tf2_model={cfg.tf2_model}" if cfg.tf2_model else f"--model={cfg.model}"
+    outputs.check_pairing(end_points is not None, loss_fn, what)
+    if loss_fn is not None:
+        _probe_loss(loss_fn, cfg.data.batch_size, source.num_classes, end_points)
     global_batch = cfg.data.batch_size * cfg.devices.num_towers
     oc = cfg.optimizer
     compiled = steps.make_steps(
@@ -96,13 +101,22 @@ def _warm_start(cfg: Config, trainer: Trainer, fresh: bool) -> None:
     print(line, flush=True)
 
 
-def _probe_loss(loss_fn, batch: int, num_classes: int) -> None:
-    """Traces the user's loss once on symbolic labels and logits of a
-    replica's batch: a loss the step cannot use fails here, in one line,
-    before train_dir gets an event file (the TF1 graph finds it as early)."""
+def _probe_loss(loss_fn, batch: int, num_classes: int, end_points=None) -> None:
+    """Traces the user's loss once on symbolic labels and logits (and the
+    twin's end points) of a replica's batch: a loss the step cannot use
+    fails here, in one line, before train_dir gets an event file (the TF1
+    graph finds it as early)."""
     labels = tf.TensorSpec([batch], tf.int32)
     logits = tf.TensorSpec([batch, num_classes], tf.float32)
-    tf.function(loss_fn, autograph=False).get_concrete_function(labels, logits)
+    specs = [labels, logits]
+    if end_points is not None:  # float32, a replica's batch: as the step gives them
+        specs.append({k: _replica_spec(s, batch) for k, s in end_points.items()})
+    tf.function(loss_fn, autograph=False).get_concrete_function(*specs)
+
+
+def _replica_spec(spec: tf.TensorSpec, batch: int) -> tf.TensorSpec:
+    shape = [batch, *spec.shape[1:]] if spec.shape.rank else spec.shape
+    return tf.TensorSpec(shape, tf.float32 if spec.dtype.is_floating else spec.dtype)
 
 
 def _loss_scale(cfg: Config) -> Optional[precisionlib.LossScale]:
