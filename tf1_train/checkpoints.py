@@ -2,10 +2,11 @@
 
 Checkpoints are written by the TrainGraph's ``tf.compat.v1.train.Saver``,
 which holds every variable once (replicated copies of towers > 0 are rebuilt
-from tower 0's by ``post_init_ops``). A checkpoint holds the global step and
-the optimizer's slots; the learning rate is a function of the global step and
-the input pipeline a function of (seed, step), so restoring the variables
-resumes everything.
+from tower 0's by ``post_init_ops``). A checkpoint holds the global step,
+the optimizer's slots and fp16's loss scale (one without the scale restores
+into an fp16 run: saved_scale.py); the learning rate is a function of the
+global step and the input pipeline a function of (seed, step), so restoring
+the variables resumes everything.
 
 Checkpoints are found by their ``model.ckpt-<step>.index`` files rather than
 through the ``checkpoint`` state file, so a damaged state file cannot hide
