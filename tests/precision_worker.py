@@ -9,6 +9,8 @@ Both sides train the same small run (2 towers / replicas, momentum) from the
 same initial weights (the TF1 side's step-0 checkpoint, read by name) on the
 same batches (the shared input pipeline), and write their per-step losses.
 The sides never share a process: the TF1 side builds a Session graph.
+``resume`` runs one path's fp16 runs (interrupted or not, then restores
+across precisions) with op determinism on, which is process-wide.
 """
 
 from __future__ import annotations

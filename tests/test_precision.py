@@ -1,7 +1,9 @@
 """Mixed precision in the TF1 graph (tf1_train/precision.py): float32
 variables, towers in bfloat16 or float16, fp16's dynamic loss scale.
 
-Graph tests build their own tf.Graph; the runs use train.run in process.
+Graph tests build their own tf.Graph; the runs use train.run in process,
+except the saved-loss-scale ones: op determinism and the TF2 path's devices
+need a fresh process (tests/precision_worker.py resume, once per path).
 """
 
 import json
