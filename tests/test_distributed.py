@@ -6,6 +6,7 @@ tests read what it left.
 """
 
 import json
+import math
 import re
 import signal
 import statistics
@@ -13,6 +14,7 @@ import subprocess
 import sys
 
 import pytest
+import tensorflow as tf
 
 from tests.cluster_job import TRAIN_FLAGS, Job
 from tests.conftest import ROOT, run_cli
@@ -101,6 +103,25 @@ def test_chief_checkpoint_restores_in_a_single_process_run(async_job):
     summary = _summary(train_dir)
     assert summary["resumed_from_step"] == int(resumed.group(2))
     assert summary["global_step"] == step + 20 and "cluster" not in summary
+
+
+@pytest.mark.timeout(240)
+def test_an_fp16_job_keeps_its_loss_scale_on_the_ps_and_the_chief_saves_it(tmp_path):
+    """The workers share one scale with the global step; the non-chief
+    worker finds it initialised (ready) like every other variable."""
+    train = ["--flagfile=flags/launch.flags", "--train_steps=40", "--display_every=10",
+             "--precision=fp16", "--learning_rate=1.0", f"--train_dir={tmp_path}"]  # fmt: skip
+    out = _launch(["--num_ps=1", "--num_workers=2"], train)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert re.search(r"^\[worker1\] worker1: \d+ local steps", out.stdout, re.M)
+    summary = _summary(tmp_path)
+    assert summary["variable_devices"] == {"/job:ps/task:0/device:CPU:0": 6}  # not the scale
+    reader = tf.train.load_checkpoint(summary["checkpoint"])
+    scale = float(reader.get_tensor("loss_scale/scale"))
+    assert scale <= 2.0**15 and math.log2(scale).is_integer()  # halved, if at all
+    assert {"loss_scale/good_steps", "loss_scale/skipped_steps"} <= set(
+        reader.get_variable_to_shape_map()
+    )
 
 
 @pytest.mark.timeout(240)

@@ -1,18 +1,23 @@
 """Mixed precision in the TF1 graph (tf1_train/precision.py): float32
 variables, towers in bfloat16 or float16, fp16's dynamic loss scale.
 
-Graph tests build their own tf.Graph; the runs use train.run in process.
+Graph tests build their own tf.Graph; the runs use train.run in process,
+except the saved-loss-scale ones: op determinism and the TF2 path's devices
+need a fresh process (tests/precision_worker.py resume, once per path).
 """
 
 import json
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 import tensorflow as tf
 from tensorboard.backend.event_processing import event_accumulator as ea
 
-from tests.conftest import small_config
+from tests import precision_worker as worker
+from tests.conftest import ROOT, small_config
 from tf1_train import config as cfglib
 from tf1_train import data, devices, graph, precision, train
 from tf1_train.errors import TrainingDiverged, UserError
@@ -135,7 +140,7 @@ def test_dynamic_loss_scale_follows_the_v1_rule():
         finite = v1.placeholder(tf.bool, [])
         op = precision._update_scale(p.loss_scale, finite)
         with v1.Session() as sess:
-            sess.run(v1.local_variables_initializer())
+            sess.run(v1.global_variables_initializer())
             got = []
             for f in steps:
                 sess.run(op, {finite: f})
@@ -235,13 +240,17 @@ def test_auto_mixed_precision_on_a_cpu_wraps_the_optimizer_and_changes_no_op(tmp
 
     try:
         auto = train.run(auto_cfg("auto", 5), gpus_found=0)
-        # Its loss scale is not in the checkpoint: it resumes a plain run's.
+        # A plain run's checkpoint has no loss scale: it starts at 2^15.
         resumed = train.run(auto_cfg("plain", 7), gpus_found=0)
     finally:  # the rewrite is process-wide state: leave none behind
         v1.mixed_precision.disable_mixed_precision_graph_rewrite()
     assert list(auto.losses) == list(plain.losses)
     assert auto.summary["loss_scale"] == precision.INITIAL_SCALE
     assert resumed.summary["resumed_from_step"] == 5 and len(resumed.losses) == 2
+    # v1's loss scale is saved under our scale's names (5 finite steps counted).
+    saved = _saved(tmp_path / "auto" / "model.ckpt-5")
+    assert saved["loss_scale/scale"] == precision.INITIAL_SCALE
+    assert saved["loss_scale/good_steps"] == 5 and "loss_scale/skipped_steps" not in saved
 
 
 @pytest.mark.parametrize("fields", [("fp16", ""), ("fp32", "", True)])
@@ -270,7 +279,9 @@ def test_eval_reads_the_weight_averages_in_the_compute_type(tmp_path):
     assert any("ExponentialMovingAverage" in name for name in read)  # the averages, cast
 
 
-def test_a_cluster_worker_keeps_its_loss_scale_on_its_own_task(tmp_path):
+def test_a_cluster_keeps_its_loss_scale_with_the_global_step_on_the_ps(tmp_path):
+    """Saved state: the chief saves and restores it, the other workers wait for
+    it to be ready like every variable (one on a worker's task would never be)."""
     cfg = _cfg(tmp_path, prec="fp16", model="mlp")
     plan = devices.for_cluster(
         devices.plan_devices(cfg.devices, 0), ["127.0.0.1:1"], ["127.0.0.1:2", "127.0.0.1:3"], 1
@@ -281,5 +292,102 @@ def test_a_cluster_worker_keeps_its_loss_scale_on_its_own_task(tmp_path):
     )  # fmt: skip
     ls = g.precision.loss_scale
     for var in (ls.scale, ls.good_steps, ls.skipped):
-        assert var.device.startswith("/job:worker/task:1")
-    assert "/job:ps/" in g.global_step.device  # the model's state stays on the ps
+        assert var.device == g.global_step.device
+        saved, model = (map(id, d.values()) for d in (g.saved_variables, g.model_variables))
+        assert id(var) in set(saved) and id(var) not in set(model)
+    assert "/job:ps/" in g.global_step.device
+
+
+def _saved(prefix):
+    reader = tf.train.load_checkpoint(str(prefix))
+    return {name: reader.get_tensor(name) for name in reader.get_variable_to_shape_map()}
+
+
+@pytest.fixture(scope="module")
+def fp16_runs(tmp_path_factory):
+    """path -> (its directory, its cases.json) from tests/precision_worker.py
+    resume: each path in a fresh process with op determinism (TF2 also
+    continues TF1's run)."""
+    out = {}
+    for path in ("tf1", "tf2"):
+        where = tmp_path_factory.mktemp(path)
+        arg = f"{where},{out['tf1'][0]}" if path == "tf2" else str(where)
+        subprocess.run(
+            [sys.executable, "tests/precision_worker.py", "resume", path, "fp16", arg],
+            cwd=ROOT, check=True, timeout=180, capture_output=True,
+        )  # fmt: skip
+        out[path] = (where, json.loads((where / "cases.json").read_text()))
+    return out
+
+
+@pytest.mark.parametrize("path", ["tf1", "tf2"])
+def test_an_interrupted_fp16_run_resumes_bit_identical_with_its_loss_scale(fp16_runs, path):
+    """The scale has come down from 2^15 before the interruption, and the
+    resumed run goes on from there, not from 2^15."""
+    where, _ = fp16_runs[path]
+    at, end = worker.RESUME_AT, worker.RESUME_END
+    cut = _saved(where / "cut" / f"model.ckpt-{at}")
+    assert cut["loss_scale/scale"] < precision.INITIAL_SCALE  # it moved before the cut
+    assert cut["loss_scale/skipped_steps"] >= 1
+    whole = _saved(where / "whole" / f"model.ckpt-{end}")
+    resumed = _saved(where / "cut" / f"model.ckpt-{end}")
+    assert sorted(whole) == sorted(resumed) and "loss_scale/good_steps" in whole
+    for name in whole:  # weights, slots, step, scale, good and skipped steps
+        np.testing.assert_array_equal(resumed[name], whole[name], err_msg=name)
+
+
+@pytest.mark.parametrize("path", ["tf1", "tf2"])
+def test_a_checkpoint_without_a_loss_scale_starts_fp16_at_the_initial_scale(fp16_runs, path):
+    where, cases = fp16_runs[path]
+    case = cases["no_scale"]  # fp32 to step 2, then fp16 to 4
+    prefix = where / "no_scale" / "model.ckpt-2"
+    assert not [n for n in _saved(prefix) if n.startswith("loss_scale/")]
+    assert case["lines"][0] == []
+    (line,) = case["lines"][1]
+    assert f"checkpoint {prefix} has no loss_scale/good_steps, loss_scale/scale" in line
+    assert line.endswith(f"the scale starts at {precision.INITIAL_SCALE:g}")
+    fp16 = case["summaries"][1]
+    assert fp16["global_step"] == 4 and fp16["skipped_steps"] == 0
+    saved = _saved(where / "no_scale" / "model.ckpt-4")
+    assert saved["loss_scale/scale"] == fp16["loss_scale"]
+    assert saved["loss_scale/good_steps"] == 2  # counted from 0 at step 2
+
+
+@pytest.mark.parametrize("path", ["tf1", "tf2"])
+def test_an_fp16_checkpoint_restores_into_fp32_and_bf16_runs(fp16_runs, path):
+    where, cases = fp16_runs[path]
+    case = cases["into_fp32_bf16"]  # fp16 (every step skipped), fp32, bf16
+    assert [s["global_step"] for s in case["summaries"]] == [2, 4, 6]
+    assert [s.get("skipped_steps") for s in case["summaries"]] == [2, None, None]
+    assert case["lines"] == [[], [], []]  # nothing an fp32/bf16 run uses is lost
+    assert "loss_scale/scale" not in _saved(where / "into" / "model.ckpt-4")
+
+
+@pytest.mark.parametrize("path", ["tf1", "tf2"])
+def test_a_fixed_loss_scale_wins_over_the_checkpoints_in_one_line(fp16_runs, path):
+    _, cases = fp16_runs[path]
+    case = cases["fixed"]  # --loss_scale=1e30 to step 2 (both skipped), then 128
+    assert case["lines"] == [
+        [], ["--loss_scale=128: the fixed scale is used, not the checkpoint's loss scale 1e+30"]
+    ]  # fmt: skip
+    later = case["summaries"][1]
+    assert later["loss_scale"] == 128 and later["skipped_steps"] == 2  # counted over restarts
+
+
+@pytest.mark.parametrize("first, second", [("tf1", "tf2"), ("tf2", "tf1")])
+def test_an_fp16_run_continues_the_other_paths_loss_scale(fp16_runs, tmp_path, first, second):
+    """The other path resumes the interrupted run at its cut and ends with the
+    loss scale the first path's uninterrupted run ended with."""
+    where = fp16_runs[first][0]
+    if second == "tf2":
+        continued = fp16_runs["tf2"][1]["continued"]
+        train_dir = fp16_runs["tf2"][0] / "continued"
+    else:  # TF1 in this process
+        train_dir = tmp_path / "continued"
+        continued = worker.continue_other("tf1", str(where), str(train_dir))
+    assert continued["lines"] == [[]]
+    assert continued["summaries"][0]["global_step"] == worker.RESUME_END
+    end = f"model.ckpt-{worker.RESUME_END}"
+    want, got = _saved(where / "whole" / end), _saved(train_dir / end)
+    for name in ("loss_scale/scale", "loss_scale/good_steps", "loss_scale/skipped_steps"):
+        assert got[name] == want[name], name

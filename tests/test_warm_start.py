@@ -123,3 +123,23 @@ def test_the_chief_of_a_ps_worker_job_starts_from_the_checkpoint(tmp_path, legac
     final = _final(tmp_path)
     for name in NAMES:
         np.testing.assert_array_equal(final[name], values[name])
+
+
+def test_an_fp16_run_loads_the_weights_and_starts_its_own_loss_scale(
+    tmp_path, capsys, legacy_checkpoint
+):
+    """The loss scale is not a model weight: the checkpoint need not hold it."""
+    prefix, values = legacy_checkpoint
+    cfg = small_config(
+        tmp_path, MODEL, steps=1, learning_rate=1e-30, precision="fp16",
+        init_checkpoint=str(prefix),
+    )  # fmt: skip
+    summary = train.run(cfg, gpus_found=0).summary
+    out = capsys.readouterr().out
+    assert f"init: 4 model variable(s) from {prefix}; global step" in out
+    assert "loss scale:" not in out  # nothing to resume, nothing to report
+    final = _final(tmp_path)
+    for name in NAMES:
+        np.testing.assert_array_equal(final[name], values[name])
+    reader = tf.train.load_checkpoint(tf.train.latest_checkpoint(str(tmp_path)))
+    assert reader.get_tensor("loss_scale/scale") == summary["loss_scale"]

@@ -2,10 +2,11 @@
 
 Checkpoints are written by the TrainGraph's ``tf.compat.v1.train.Saver``,
 which holds every variable once (replicated copies of towers > 0 are rebuilt
-from tower 0's by ``post_init_ops``). A checkpoint holds the global step and
-the optimizer's slots; the learning rate is a function of the global step and
-the input pipeline a function of (seed, step), so restoring the variables
-resumes everything.
+from tower 0's by ``post_init_ops``). A checkpoint holds the global step,
+the optimizer's slots and fp16's loss scale (one without the scale restores
+into an fp16 run: saved_scale.py); the learning rate is a function of the
+global step and the input pipeline a function of (seed, step), so restoring
+the variables resumes everything.
 
 Checkpoints are found by their ``model.ckpt-<step>.index`` files rather than
 through the ``checkpoint`` state file, so a damaged state file cannot hide
@@ -28,7 +29,7 @@ from typing import List, NamedTuple, Optional, Sequence
 
 import tensorflow as tf
 
-from tf1_train import files
+from tf1_train import files, precision, saved_scale
 from tf1_train.errors import RunFailed, UserError
 
 v1 = tf.compat.v1
@@ -230,11 +231,27 @@ def _restore(sess: v1.Session, g, path: str) -> None:
         reader = tf.train.load_checkpoint(path)
     except (tf.errors.OpError, ValueError) as e:
         raise _Corrupt(reason(e)) from None
-    check_matches(path, reader, g.saved_variables)
+    saved = g.saved_variables
+    missing = saved_scale.absent(saved, reader.get_variable_to_shape_map())
+    check_matches(path, reader, saved_scale.without(saved, missing))
     try:
-        g.saver.restore(sess, path)
+        _saver_for(g, missing).restore(sess, path)
     except (tf.errors.OpError, ValueError) as e:
         raise _Corrupt(reason(e)) from None
+    if missing:  # the loss scale of an fp32/bf16 run's checkpoint: starts fresh
+        sess.run([saved[n].initializer for n in missing])
+        initial = sess.run(saved[saved_scale.SCALE]) if saved_scale.SCALE in missing else None
+        print(saved_scale.absent_line(path, missing, initial), flush=True)
+    precision.keep_fixed(sess, g.precision)
+
+
+def _saver_for(g, missing: List[str]) -> v1.train.Saver:
+    """The run's Saver, or one without the loss-scale variables the checkpoint
+    lacks (made once, when resuming such a checkpoint: before the graph is
+    finalized)."""
+    if not missing:
+        return g.saver
+    return v1.train.Saver(saved_scale.without(g.saved_variables, missing))
 
 
 def check_matches(path: str, reader, variables) -> None:

@@ -20,6 +20,7 @@ from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig, Precisio
 from tf1_train.data import pipeline, synthetic, user_input
 from tf1_train.data.source import Source
 from tf1_train.models import outputs
+from tf1_train.saved_scale import is_loss_scale
 
 v1 = tf.compat.v1
 
@@ -112,10 +113,10 @@ def build(
         loss_fn = models.checked(models.resolve(loss, "loss"), loss, "loss") if loss else None
         mode = variable_update.get(dev_cfg.variable_update)
         pc = precision_cfg or PrecisionConfig()
-        # The loss scale is this process's own: a worker keeps it on its task.
-        scale_device = worker.device if worker else global_step.device
+        # The loss scale is saved state next to the global step (a cluster's
+        # workers share it on the ps, as v1's under replica_device_setter).
         precision = precisionlib.make(
-            pc.precision, pc.loss_scale, scale_device, pc.auto_mixed_precision
+            pc.precision, pc.loss_scale, global_step.device, pc.auto_mixed_precision
         )
         built = towers.build_towers(
             model_fn,
@@ -128,7 +129,9 @@ def build(
             precision,
         )
         model_vars = {
-            name: var for name, var in mode.checkpoint_variables().items() if var is not global_step
+            name: var
+            for name, var in mode.checkpoint_variables().items()
+            if var is not global_step and not is_loss_scale(name)
         }
         train_op, lr, opt, ema = _apply(built, opt_cfg, mode, global_step, worker, precision)
         sync_ops = None

@@ -19,8 +19,10 @@ by it; a non-finite gradient in any tower halves the scale (not below 1)
 and skips that step's update everywhere; ``period`` finite steps in a row
 double it. Unlike v1's ``MixedPrecisionLossScaleOptimizer`` the global step
 advances on a skipped step (the step consumed its batch; resuming stays
-exact) and skipped steps are counted. bfloat16 has float32's exponent range
-and needs none. With ``--precision=fp32`` none of this adds a single op.
+exact) and skipped steps are counted. The scale's state is saved in the
+checkpoint, as v1's global variables were (saved_scale.py). bfloat16 has
+float32's exponent range and needs none. With ``--precision=fp32`` none of
+this adds a single op.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Callable, Dict, NamedTuple, Optional
 
 import tensorflow as tf
 
+from tf1_train import saved_scale
 from tf1_train.config import COMPUTE_TYPES
 
 v1 = tf.compat.v1
@@ -42,14 +45,15 @@ PERIOD = 2000
 
 
 class LossScale(NamedTuple):
-    """The loss scale's state: local variables (a resumed run starts again
-    from the initial scale, as a fresh v1 DynamicLossScale would)."""
+    """The loss scale's state: global, non-trainable variables, saved in the
+    checkpoint (a resumed run goes on with the scale it stopped at)."""
 
     scale: tf.Variable
     good_steps: tf.Variable  # finite steps since the last change
-    skipped: tf.Variable  # steps whose update was skipped, this run
+    skipped: tf.Variable  # steps whose update was skipped, over all restarts
     dynamic: bool
     period: int
+    initial: float = INITIAL_SCALE
 
 
 class Precision(NamedTuple):
@@ -86,39 +90,46 @@ def make(
     global step's). ``auto``: v1's own DynamicLossScale, for the optimizer
     that ``enable_mixed_precision_graph_rewrite`` wraps (``rewrite``)."""
     if auto:
-        with tf.device(device), tf.name_scope("auto_mixed_precision"):
-            loss_scale = v1.mixed_precision.DynamicLossScale()
-        _make_local(loss_scale)
-        return Precision(precision, auto=loss_scale)
+        return Precision(precision, auto=_v1_dynamic(device))
     value = loss_scale_value(precision, loss_scale)
     if value is None:
         return Precision(precision)
     dynamic = value == "dynamic"
     initial = INITIAL_SCALE if dynamic else float(value)
-    local = [v1.GraphKeys.LOCAL_VARIABLES]
-    with tf.device(device), v1.variable_scope("loss_scale"):
-        scale = v1.get_variable("scale", initializer=initial, trainable=False, collections=local)
-        good = v1.get_variable(
-            "good_steps", initializer=tf.constant(0, tf.int64), trainable=False, collections=local
-        )
+    with tf.device(device), v1.variable_scope(saved_scale.SCOPE):
+        scale = v1.get_variable("scale", initializer=initial, trainable=False)
+        good = v1.get_variable("good_steps", initializer=tf.constant(0, tf.int64), trainable=False)
         skipped = v1.get_variable(
-            "skipped_steps", initializer=tf.constant(0, tf.int64), trainable=False,
-            collections=local,
-        )  # fmt: skip
-    return Precision(precision, LossScale(scale, good, skipped, dynamic, period))
+            "skipped_steps", initializer=tf.constant(0, tf.int64), trainable=False
+        )
+    return Precision(precision, LossScale(scale, good, skipped, dynamic, period, initial))
 
 
-def _make_local(loss_scale) -> None:
-    """v1's DynamicLossScale makes global variables; as local ones (like our
-    own scale) they stay out of the checkpoint, which then restores into a
-    run with or without --auto_mixed_precision."""
-    graph = tf.compat.v1.get_default_graph()
-    mine = {id(v) for v in loss_scale._weights.values()}
-    global_vars = graph.get_collection_ref(v1.GraphKeys.GLOBAL_VARIABLES)
-    moved = [v for v in global_vars if id(v) in mine]
-    global_vars[:] = [v for v in global_vars if id(v) not in mine]
-    for var in moved:
-        graph.add_to_collection(v1.GraphKeys.LOCAL_VARIABLES, var)
+def _v1_dynamic(device: str):
+    """v1's DynamicLossScale, its global variables named as our own scale's
+    (``loss_scale/scale``, ``loss_scale/good_steps``): saved, and restored by
+    an fp16 run and the other way round."""
+    renamed = {"current_loss_scale": "scale"}
+
+    def creator(next_creator, **kwargs):
+        kwargs["name"] = renamed.get(kwargs.get("name"), kwargs.get("name"))
+        return next_creator(**kwargs)
+
+    with tf.device(device), tf.name_scope(saved_scale.SCOPE + "/"):
+        with v1.variable_creator_scope(creator):
+            return v1.mixed_precision.DynamicLossScale()
+
+
+def keep_fixed(sess, p: Precision) -> None:
+    """After a restore: ``--loss_scale=<number>`` wins over the checkpoint's
+    scale (a dynamic run's, or another number's), in one line if they differ."""
+    ls = p.loss_scale
+    if ls is None or ls.dynamic:
+        return
+    saved = float(sess.run(ls.scale))
+    if saved_scale.overridden(ls.initial, saved):
+        print(saved_scale.fixed_line(ls.initial, saved), flush=True)
+        sess.run(ls.scale.initializer)
 
 
 def cast_getter(compute: tf.DType) -> Callable:
@@ -276,8 +287,8 @@ def describe(p: Precision) -> str:
     scaling = "no loss scaling (float32's exponent range)"
     if ls is not None:
         scaling = (
-            f"dynamic loss scale from {INITIAL_SCALE:g} (halve on overflow, double after "
-            f"{ls.period} good steps)"
+            f"dynamic loss scale from {INITIAL_SCALE:g} or the checkpoint's (halve on "
+            f"overflow, double after {ls.period} good steps)"
             if ls.dynamic
             else "a fixed loss scale"
         )

@@ -14,7 +14,7 @@ from typing import Dict, Optional
 
 import tensorflow as tf
 
-from tf1_train import checkpoints
+from tf1_train import checkpoints, saved_scale
 from tf1_train.errors import UserError
 
 PREFIX = checkpoints.PREFIX
@@ -37,11 +37,13 @@ def load_into(path: str, variables: Dict[str, tf.Variable], strict: bool = True)
     Args:
       path: checkpoint prefix (``.../model.ckpt-500``).
       variables: TF1 name -> variable (mirrored variables update every copy).
-      strict: fail, naming them, if variables are missing from the checkpoint.
+      strict: fail, naming them, if variables are missing from the checkpoint
+        (loss-scale state may be missing: it keeps its initial value, in one line).
     """
     reader = tf.train.load_checkpoint(path)
     shapes = reader.get_variable_to_shape_map()
-    missing = sorted(n for n in variables if n not in shapes)
+    no_scale = saved_scale.absent(variables, shapes)  # an fp32/bf16 run's: starts fresh
+    missing = sorted(n for n in variables if n not in shapes and n not in no_scale)
     if missing and strict:
         raise UserError(
             f"checkpoint {path} lacks {len(missing)} variable(s) of this model, "
@@ -56,6 +58,10 @@ def load_into(path: str, variables: Dict[str, tf.Variable], strict: bool = True)
                     f"the model expects {var.shape.as_list()}"
                 )
             var.assign(value)
+    if no_scale:
+        scale = variables.get(saved_scale.SCALE) if saved_scale.SCALE in no_scale else None
+        initial = float(scale.numpy()) if scale is not None else None
+        print(saved_scale.absent_line(path, no_scale, initial), flush=True)
 
 
 def restore_latest(train_dir: str, variables: Dict[str, tf.Variable]) -> int:

@@ -7,7 +7,9 @@ to float32 for the softmax and the loss. Gradients reach the all-reduce in
 float32 (the cast's gradient). fp16's loss scale follows the same v1 rule as
 the TF1 graph: halve (not below 1) and skip the update everywhere on a
 non-finite summed gradient, double after ``period`` finite steps, the step
-advances either way and skipped steps are counted. No ``compat.v1`` here.
+advances either way and skipped steps are counted. The scale's state is
+saved under the TF1 graph's checkpoint names (tf1_train/saved_scale.py), so
+either path resumes the other's fp16 run with its scale. No ``compat.v1`` here.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Callable, Dict, List, Optional
 
 import tensorflow as tf
 
+from tf1_train import saved_scale
 from tf1_train.config import COMPUTE_TYPES
 
 INITIAL_SCALE = 2.0**15
@@ -37,10 +40,26 @@ class LossScale(tf.Module):
         super().__init__(name="loss_scale")
         self.dynamic = value == "dynamic"
         self.period = period
-        initial = INITIAL_SCALE if self.dynamic else float(value)
-        self.scale = tf.Variable(initial, trainable=False, name="loss_scale/scale")
+        self.initial = INITIAL_SCALE if self.dynamic else float(value)
+        self.scale = tf.Variable(self.initial, trainable=False, name="loss_scale/scale")
         self.good_steps = tf.Variable(0, dtype=tf.int64, trainable=False, name="good_steps")
         self.skipped = tf.Variable(0, dtype=tf.int64, trainable=False, name="skipped_steps")
+
+    def by_name(self) -> Dict[str, tf.Variable]:
+        """The state, by the TF1 graph's checkpoint names."""
+        return {
+            saved_scale.SCALE: self.scale,
+            saved_scale.GOOD_STEPS: self.good_steps,
+            saved_scale.SKIPPED: self.skipped,
+        }
+
+    def keep_fixed(self) -> None:
+        """After a restore: ``--loss_scale=<number>`` wins over the
+        checkpoint's scale, in one line if they differ (as the TF1 path)."""
+        saved = float(self.scale.numpy())
+        if not self.dynamic and saved_scale.overridden(self.initial, saved):
+            print(saved_scale.fixed_line(self.initial, saved), flush=True)
+            self.scale.assign(self.initial)
 
     def scaled(self, loss: tf.Tensor) -> tf.Tensor:
         return loss * self.scale

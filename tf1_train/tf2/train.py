@@ -35,8 +35,10 @@ class Trainer(NamedTuple):
     loss_scale: Optional[precisionlib.LossScale] = None  # --precision=fp16
 
     def state_by_name(self) -> Dict[str, tf.Variable]:
-        """Model variables, optimizer state and weight averages by TF1 checkpoint name."""
+        """Model variables, optimizer state, loss scale and weight averages, by
+        TF1 checkpoint name."""
         found = {**self.model.by_name, **self.optimizer.state_by_name()}
+        found.update(self.loss_scale.by_name() if self.loss_scale else {})
         return {**found, **(self.averages.by_name if self.averages else {})}
 
 
@@ -135,6 +137,8 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     prelude.warn_about_devices(trainer.plan)
     fresh = checkpoint.latest(cfg.run.train_dir) is None
     start = checkpoint.restore_latest(cfg.run.train_dir, trainer.state_by_name())
+    if trainer.loss_scale is not None and not fresh:
+        trainer.loss_scale.keep_fixed()
     _warm_start(cfg, trainer, fresh)
     writer = scalar_writer(cfg)
     losses, meter = train_loop(trainer, cfg, source, start, writer)
