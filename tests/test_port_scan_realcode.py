@@ -236,6 +236,7 @@ def main(_):
         if FLAGS.quantize_delay >= 0:
             contrib_quantize.create_training_graph(quant_delay=FLAGS.quantize_delay)
         slim.learning.train(train_op, FLAGS.train_dir)
+        image = slim.tfexample_decoder.Image(shape=[32, 32, 3])
 """
 
 
@@ -251,4 +252,5 @@ def test_compat_option_scans_the_program_as_python_m_tf1_train_compat_runs_it(tm
     assert found[(6, "numpy-builtin-alias")] == fixed
     assert found[(10, "slim-batch-norm")] == fixed
     assert ((13, "supervisor-eager") in found) is not compat
+    assert found[(14, "slim-moved-names")] == fixed
     assert found[(12, "contrib")] == "breaks"  # the call behind --quantize_delay

@@ -210,13 +210,15 @@ class Program(NamedTuple):
     compat_installed: bool = False  # calls tf1_train.compat.install()
 
 
-# What tf1_train.compat.install() makes work: the legacy layers, tf-slim's batch_norm, np.int.
+# What tf1_train.compat.install() makes work: the legacy layers, tf-slim's batch_norm and
+# moved names, np.int.
 INSTALL_FIXES = (
     "layers",
     "layers-batch-norm",
     "python-layers-batch-norm",
     "slim-batch-norm",
     "numpy-builtin-alias",
+    "slim-moved-names",
 )
 
 

@@ -1,17 +1,19 @@
 """Rules for what a TF1 training program hits when it runs, beyond TensorFlow's
 API table: ``tf.train.Supervisor`` (and ``slim.learning.train``, which builds
-one) in eager mode, and NumPy's removed aliases of the builtins.
+one) in eager mode, NumPy's removed aliases of the builtins, and tf-slim
+functions that read private TensorFlow names 2.21 moved.
 
 Both were found running tensorflow/models' TF-slim trainer on TensorFlow 2.21:
-the scan called the Supervisor ``works`` and said nothing of ``np.int``, and
-the program stopped at step 0 and at import.
+the scan called the Supervisor ``works`` and said nothing of ``np.int`` or of
+``slim.tfexample_decoder.Image``, and the program stopped at import, in its
+data provider and at step 0.
 """
 
 import ast
 from typing import Dict, Iterator, Optional, Tuple
 
 from tf1_train.port.names import Aliases
-from tf1_train.port.rules import BREAKS, ROW_SUPERVISOR, V1, _rule
+from tf1_train.port.rules import BREAKS, ROW_SLIM, ROW_SUPERVISOR, V1, _rule
 
 ROW_NUMPY_ALIASES = "`np.int`, `np.float`"
 GRAPH_MODE = (
@@ -36,6 +38,17 @@ _rule(
     "aliases back",
     "leaves it unchanged and reports nothing (it does not read NumPy names)",
     ROW_NUMPY_ALIASES,
+)
+
+_rule(
+    "slim-moved-names",
+    BREAKS,
+    "tf-slim 1.1.0 reads private TensorFlow names that TF 2.21 moved (control_flow_ops.case "
+    "and cond in tfexample_decoder.Image, array_ops.stack in BoundingBox, ops.Tensor in "
+    "optimize_loss, variable_scope.variable in local_variable/global_variable): AttributeError "
+    "when it runs; tf1_train.compat.install() puts them back",
+    "leaves it unchanged and reports nothing",
+    ROW_SLIM,
 )
 
 SUPERVISORS = (V1 + "train.Supervisor", "tensorflow.train.Supervisor", "tf_slim.learning.train")
