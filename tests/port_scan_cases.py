@@ -102,8 +102,30 @@ CASES: List[Case] = [
     ),
     Case(
         "supervisor",
-        V1 + "sv = tf.train.Supervisor(logdir=d)  # expect: supervisor\n",
+        V1 + "tf.disable_eager_execution()\n"
+        "sv = tf.train.Supervisor(logdir=d)  # expect: supervisor\n",
         V1 + "sess = tf.train.MonitoredTrainingSession()\n",
+    ),
+    Case(
+        "supervisor-eager",
+        V1 + "sv = tf.train.Supervisor(logdir=d)  # expect: supervisor-eager\n"
+        "import tf_slim as slim\nslim.learning.train(op, d)  # expect: supervisor-eager\n",
+        V1 + "tf.disable_eager_execution()\nsv = tf.train.Supervisor(logdir=d)\n",
+    ),
+    Case(
+        "slim-moved-names",
+        "import tf_slim as slim\n"
+        "image = slim.tfexample_decoder.Image(shape=[32, 32, 3])  # expect: slim-moved-names\n"
+        "step = slim.local_variable(0)  # expect: slim-moved-names\n"
+        "op = slim.optimize_loss(loss, step, 0.1, 'SGD')  # expect: slim-moved-names\n",
+        "import tf_slim as slim\nlabel = slim.tfexample_decoder.Tensor('image/class/label')\n"
+        "w = slim.model_variable('w', [3])\n",
+    ),
+    Case(
+        "numpy-builtin-alias",
+        "import numpy\nimport numpy as np\nn = np.int(x)  # expect: numpy-builtin-alias\n"
+        "a = numpy.zeros(3, dtype=numpy.float)  # expect: numpy-builtin-alias\n",
+        "import numpy as np\nn = int(x)\na = np.zeros(3, np.float32)\nb = np.bool_(1)\n",
     ),
     Case(
         "sync-replicas",

@@ -116,7 +116,7 @@ def test_bad_input_is_one_error_line_each_and_the_rest_is_still_scanned(tmp_path
         (["bogus"], "unknown subcommand 'bogus'; valid: check, convert, scan"),
         (["scan"], "scan needs at least one PATH"),
         (["scan", "a.py", "--json"], "--json needs a FILE"),
-        (["scan", "--fast", "a.py"], "unknown option --fast; valid: --json FILE"),
+        (["scan", "--fast", "a.py"], "unknown option --fast; valid: --json FILE, --compat"),
         (["scan", __file__, "--json", "/no/such/dir/x.json"], "--json /no/such/dir/x.json: cannot"),
     ],
 )

@@ -221,3 +221,36 @@ def test_a_program_that_calls_compat_install_has_working_legacy_layers(tmp_path,
     layers = [f for f in report.findings if f.rule == "layers"]
     assert len(layers) == 2 and {f.severity for f in layers} == {severity}
     assert scan.exit_status(report) == (1 if severity == "breaks" else 0)
+
+
+SLIM_TRAINER = """import numpy as np
+import tensorflow.compat.v1 as tf
+import tf_slim as slim
+from tensorflow.contrib import quantize as contrib_quantize
+
+SIZE = np.int(8)
+
+def main(_):
+    with tf.Graph().as_default():
+        net = slim.batch_norm(images, is_training=True)
+        if FLAGS.quantize_delay >= 0:
+            contrib_quantize.create_training_graph(quant_delay=FLAGS.quantize_delay)
+        slim.learning.train(train_op, FLAGS.train_dir)
+        image = slim.tfexample_decoder.Image(shape=[32, 32, 3])
+"""
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_compat_option_scans_the_program_as_python_m_tf1_train_compat_runs_it(tmp_path, compat):
+    # What running tensorflow/models' TF-slim trainer showed: through the compat
+    # entry point only the contrib call behind its flag still breaks.
+    (tmp_path / "train.py").write_text(SLIM_TRAINER)
+    report = scan.scan([str(tmp_path)], compat=compat)
+    found = {(f.line, f.rule): f.severity for f in report.findings}
+    fixed = "works" if compat else "breaks"
+    assert found[(4, "contrib")] == fixed  # the import
+    assert found[(6, "numpy-builtin-alias")] == fixed
+    assert found[(10, "slim-batch-norm")] == fixed
+    assert ((13, "supervisor-eager") in found) is not compat
+    assert found[(14, "slim-moved-names")] == fixed
+    assert found[(12, "contrib")] == "breaks"  # the call behind --quantize_delay

@@ -73,7 +73,8 @@ def test_only_the_tf1_entry_point_leaves_eager_mode():
         for p in PACKAGE.rglob("*.py")
         if "disable_eager_execution()" in p.read_text()
     ]
-    assert users == ["tf1_train/main.py"]
+    # python -m tf1_train.compat runs legacy TF1 scripts, graph mode as in TF1.
+    assert sorted(users) == ["tf1_train/compat/__main__.py", "tf1_train/main.py"]
 
 
 def test_flags_dir_holds_flagfiles_only():

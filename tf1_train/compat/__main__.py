@@ -1,6 +1,14 @@
 """python -m tf1_train.compat SCRIPT.py [ARGS...]: run an unmodified legacy
 ``tf.layers`` program on Keras 3, as ``__main__`` with ``sys.argv`` set to
-``[SCRIPT.py, ARGS...]``, after ``tf1_train.compat.install()``."""
+``[SCRIPT.py, ARGS...]``, after ``tf1_train.compat.install()``, in graph mode
+as under TF1.
+
+Graph mode because a TF1 program that builds inside ``with
+tf.Graph().as_default():`` and never disables eager execution (tf-slim's
+``train_image_classifier.py``) ran every thread in graph mode on TF1; on TF 2
+a thread outside that block is eager, and ``tf.train.Supervisor``'s step
+counter thread (``slim.learning.train``) then fails reading the global step
+("is out of scope and cannot be used here") and training stops at step 0."""
 
 import os
 import runpy
@@ -22,6 +30,9 @@ def main(argv: Optional[list] = None) -> int:
         print(f"error: {script}: no such file; {USAGE}", file=sys.stderr)
         return 2
     install()
+    import tensorflow as tf
+
+    tf.compat.v1.disable_eager_execution()
     sys.argv = [script, *argv[1:]]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     runpy.run_path(script, run_name="__main__")

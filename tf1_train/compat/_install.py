@@ -1,14 +1,18 @@
 """Opt-in: make ``tf.compat.v1.layers`` (``tf.layers`` after ``import
-tensorflow.compat.v1 as tf``) resolve to tf1_train.compat.layers.
+tensorflow.compat.v1 as tf``) resolve to tf1_train.compat.layers, and put back
+what legacy programs import or read that TensorFlow 2.21 and NumPy 2 dropped.
 
 Under Keras 3 that attribute is a lazy loader that raises "not available with
 Keras 3" on first use, and TensorFlow's private
 ``tensorflow.python.layers.normalization`` (which tf-slim's ``batch_norm``
 uses) forwards to ``tf_keras.legacy_tf_layers``, which is not installed. Both
-are re-pointed here, and two private names tf-slim reads are put back
-(``_restore_removed_names``); nothing else changes, and nothing changes until
-a program calls ``install()``. TensorFlow's private dense/conv/pooling layers, which
-tf-slim also uses, still work on 2.21 and are left alone.
+are re-pointed here; the private names tf-slim 1.1.0 reads are put back where
+TensorFlow moved them (``_restore_removed_names``), NumPy's aliases of the
+builtins (``np.int``) likewise, and ``tensorflow.contrib.quantize`` /
+``.training`` become importable placeholders (``_contrib``). Nothing else
+changes, and nothing changes until a program calls ``install()``.
+TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
+still work on 2.21 and are left alone.
 """
 
 import sys
@@ -51,6 +55,8 @@ def install() -> None:
     # tf-slim's batch_norm reads BatchNormalization through this lazy loader.
     _set(private_normalization, "normalization", layers)
     _restore_removed_names()
+    _restore_numpy_builtin_aliases()
+    _add_contrib_placeholders()
     _state["installed"] = True
 
 
@@ -70,22 +76,70 @@ def uninstall() -> None:
     _state["installed"] = False
 
 
+# (private module, name tf-slim 1.1.0 reads, where TensorFlow 2.21 keeps the
+# same object): every such read of tf-slim's that 2.21 no longer answers
+# (found by walking tf-slim's source; tests/test_compat_install.py repeats
+# the walk).
+REMOVED_NAMES = (
+    ("tensorflow.python.framework.ops", "Tensor", "tensorflow.Tensor"),
+    ("tensorflow.python.framework.ops", "IndexedSlices", "tensorflow.IndexedSlices"),
+    ("tensorflow.python.ops.variable_scope", "variable", "variable_scope._variable_v1"),
+    ("tensorflow.python.ops.array_ops", "stack", "v1.stack"),
+    ("tensorflow.python.ops.array_ops", "unstack", "v1.unstack"),
+    ("tensorflow.python.ops.control_flow_ops", "Assert", "v1.Assert"),
+    ("tensorflow.python.ops.control_flow_ops", "case", "v1.case"),
+    ("tensorflow.python.ops.control_flow_ops", "cond", "v1.cond"),
+    ("tensorflow.python.ops.control_flow_ops", "while_loop", "v1.while_loop"),
+)
+
+
 def _restore_removed_names() -> None:
-    """Two private names tf-slim 1.1.0 reads that TensorFlow 2.21 dropped, so
-    its calls raised ``AttributeError``: ``ops.Tensor`` (an alias of
-    ``tf.Tensor``; its ``smart_cond``/``constant_value``, so its own fused
+    """Private names tf-slim 1.1.0 reads that TensorFlow 2.21 moved elsewhere,
+    so its calls raised ``AttributeError``: ``ops.Tensor`` (its fused
     ``batch_norm``: ``updates_collections=None``, ``zero_debias_moving_mean``,
-    2-D inputs) and ``variable_scope.variable`` (now ``_variable_v1``;
-    ``slim.local_variable``, ``slim.global_variable``). Both are put back as
-    the same objects under their old names; nothing else is touched."""
+    2-D inputs), ``variable_scope.variable`` (``slim.local_variable``),
+    ``control_flow_ops.case``/``cond`` (``tfexample_decoder.Image``, so every
+    ``DatasetDataProvider`` of images), ``array_ops.stack``, ... Each is put
+    back as the very object TensorFlow now keeps under another name (the v1
+    API's, for the functions); nothing else is touched."""
+    import importlib
+
     import tensorflow as tf
-    from tensorflow.python.framework import ops
     from tensorflow.python.ops import variable_scope
 
-    if not hasattr(ops, "Tensor"):
-        _set(ops, "Tensor", tf.Tensor)
-    if not hasattr(variable_scope, "variable"):
-        _set(variable_scope, "variable", variable_scope._variable_v1)
+    roots = {"tensorflow": tf, "v1": tf.compat.v1, "variable_scope": variable_scope}
+    for module_name, name, source in REMOVED_NAMES:
+        module = importlib.import_module(module_name)
+        if name not in module.__dict__:
+            root, attribute = source.split(".", 1)
+            _set(module, name, getattr(roots[root], attribute))
+
+
+def _restore_numpy_builtin_aliases() -> None:
+    """``np.int``, ``np.float``, ``np.complex``, ``np.str``, ``np.object``:
+    NumPy 1.24 removed these aliases of the builtins (TensorFlow 2.21 needs a
+    NumPy without them), so TF1-era code that says ``np.int(x)`` or
+    ``dtype=np.float`` raised ``AttributeError`` (tensorflow/models' MobileNet
+    v3 at import). They are put back as the builtins they were, so nothing
+    computes differently; the names come from NumPy's own list of them."""
+    import builtins
+
+    import numpy as np
+
+    # Through the module's __dict__: getattr(np, "object") warns before it raises.
+    for name in getattr(np, "__former_attrs__", {}):
+        if hasattr(builtins, name) and name not in np.__dict__:
+            _set(np.__dict__, name, getattr(builtins, name))
+
+
+def _add_contrib_placeholders() -> None:
+    """``tensorflow.contrib.quantize`` and ``.training`` importable, every name
+    in them raising on use (tf1_train.compat._contrib says why these two)."""
+    from tf1_train.compat._contrib import placeholder_modules
+
+    for name, module in placeholder_modules().items():
+        if name not in sys.modules:
+            _set(sys.modules, name, module)
 
 
 def is_installed() -> bool:

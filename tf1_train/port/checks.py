@@ -210,8 +210,16 @@ class Program(NamedTuple):
     compat_installed: bool = False  # calls tf1_train.compat.install()
 
 
-# What tf1_train.compat.install() makes build: the legacy layers and tf-slim's batch_norm.
-INSTALL_FIXES = ("layers", "layers-batch-norm", "python-layers-batch-norm", "slim-batch-norm")
+# What tf1_train.compat.install() makes work: the legacy layers, tf-slim's batch_norm and
+# moved names, np.int.
+INSTALL_FIXES = (
+    "layers",
+    "layers-batch-norm",
+    "python-layers-batch-norm",
+    "slim-batch-norm",
+    "numpy-builtin-alias",
+    "slim-moved-names",
+)
 
 
 def _in(path: str, names: Sequence[str]) -> bool:

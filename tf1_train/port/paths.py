@@ -33,6 +33,19 @@ NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
         False,
     ),
     ("slim-batch-norm", ("tf_slim.batch_norm", "tf_slim.layers.batch_norm"), False),
+    (
+        "slim-moved-names",
+        tuple(
+            f"tf_slim.{m}tfexample_decoder.{c}"
+            for m in ("", "data.")
+            for c in ("Image", "BoundingBox")
+        )
+        + tuple(f"tf_slim.{m}{n}" for m in ("", "layers.") for n in ("optimize_loss",))
+        + tuple(
+            f"tf_slim.{m}{n}_variable" for m in ("", "variables.") for n in ("local", "global")
+        ),
+        False,
+    ),
     ("contrib-prefetch-queue", ("tensorflow.contrib.slim.prefetch_queue",), False),
     ("slim-batch-norm", ("tensorflow.contrib.slim.batch_norm",), False),
     ("contrib-slim", ("tensorflow.contrib.slim",), False),

@@ -1,4 +1,5 @@
-"""`python -m tf1_train.port scan PATH... [--json FILE]`: what a TF1 code base hits on TF 2.16+.
+"""`python -m tf1_train.port scan PATH... [--json FILE] [--compat]`: what a TF1 code base hits
+on TF 2.16+ (``--compat``: run unmodified through ``python -m tf1_train.compat``).
 
 Reads Python files with `ast` (never runs them), resolves import aliases, and
 reports each construct that breaks, changes numbers, needs a rename, or is
@@ -15,7 +16,8 @@ import pathlib
 import sys
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from tf1_train.port import api_names, checks, paths
+from tf1_train.compat._contrib import PACKAGE, PLACEHOLDERS
+from tf1_train.port import api_names, checks, paths, runtime_rules
 from tf1_train.port.names import Aliases, dotted_uses
 from tf1_train.port.rules import BREAKS, RENAME, RULES, SEVERITIES, V1, WORKS
 
@@ -81,7 +83,9 @@ def _parse(path: pathlib.Path) -> Tuple[Optional[_Parsed], Optional[str]]:
     return _Parsed(str(path), tree, aliases, list(dotted_uses(tree, aliases))), None
 
 
-def scan(args: Sequence[str]) -> Report:
+def scan(args: Sequence[str], compat: bool = False) -> Report:
+    """Findings for the files under ``args``; ``compat``: the program will run
+    through ``python -m tf1_train.compat`` (install() and graph mode)."""
     files, errors = python_files(args)
     parsed = []
     for path in files:
@@ -93,8 +97,10 @@ def scan(args: Sequence[str]) -> Report:
     program = checks.program_facts(
         [p for f in parsed for _, p, _ in f.uses] + [p for f in parsed for p in _imports(f)],
         graph_context=any(_enters_a_graph(f.tree) for f in parsed),
-        compat_installed=any(_calls_compat_install(f.tree) for f in parsed),
+        compat_installed=compat or any(_calls_compat_install(f.tree) for f in parsed),
     )
+    if compat:
+        program = program._replace(eager_off=True)
     findings = [x for f in parsed for x in _file_findings(f, program)]
     return Report([f.file for f in parsed], findings, errors)
 
@@ -134,13 +140,21 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
         for key, fills in _path_findings(path, program, False):
             if key.startswith(IMPORT_RULES):
                 fills = {**fills, "guarded": "1"} if id(node) in guarded else fills
+                if key == "contrib" and program.compat_installed and _placeholder(path):
+                    fills = {**fills, "placeholder": "1"}
                 raw.append((node, key, f"import {path}", fills))
     for node, path, text in parsed.uses:
         for key, fills in _path_findings(path, program, id(node) in calls):
             shown = text if text.split(".", 1)[1:] == path.split(".", 1)[1:] else f"{text} = {path}"
             raw.append((node, key, shown, fills))
     raw.extend(checks.call_findings(parsed.tree, parsed.aliases.resolve, program))
+    raw.extend(runtime_rules.numpy_alias_findings(parsed.tree))
     return _deduplicated(_finding(parsed.file, *r, program) for r in raw)
+
+
+def _placeholder(path: str) -> bool:
+    """An import tf1_train.compat.install() answers with a placeholder module."""
+    return any(path.startswith(f"{PACKAGE}.{name}") for name in PLACEHOLDERS)
 
 
 def _guarded_imports(tree: ast.AST) -> set:
@@ -163,7 +177,12 @@ def _path_findings(path: str, program: checks.Program, is_call: bool):
     found = checks.path_rule(path, program, is_call)
     if found:
         yield found
+    supervisor = runtime_rules.path_rule(path, program.eager_off)
+    if supervisor:
+        yield supervisor
     hit = paths.match(path)
+    if supervisor and hit and hit[0] == "supervisor" and path.startswith(V1):
+        return  # not also `works` on the same line
     old_new = paths.renamed(path)
     if hit:
         key, v1_only = hit
@@ -198,6 +217,12 @@ def _finding(file, node, key, construct, fills, program) -> Finding:
         severity, fix = RENAME, f"{fills['v1']}; then: {fix}"
     if "guarded" in fills:
         severity, note = WORKS, "guarded by try/except ImportError: the program goes on without it"
+    if "placeholder" in fills:
+        severity, note = (
+            WORKS,
+            "the import works after tf1_train.compat.install(): "
+            + ("a placeholder module whose every name raises on use"),
+        )
     if note:
         fix = f"{note}; {fix}"
     line, col = node.lineno, node.col_offset + 1
@@ -262,7 +287,7 @@ def _parse_args(argv: Sequence[str]) -> Tuple[List[str], Optional[str], Optional
             if not json_to:
                 return [], None, "error: --json needs a FILE (or - for stdout)"
         elif arg.startswith("-") and arg != "-":
-            return [], None, f"error: unknown option {arg}; valid: --json FILE"
+            return [], None, f"error: unknown option {arg}; valid: --json FILE, --compat"
         else:
             targets.append(arg)
     if not targets:
@@ -271,11 +296,12 @@ def _parse_args(argv: Sequence[str]) -> Tuple[List[str], Optional[str], Optional
 
 
 def main(argv: Sequence[str]) -> int:
-    targets, json_to, error = _parse_args(argv)
+    compat = "--compat" in argv  # the program runs through python -m tf1_train.compat
+    targets, json_to, error = _parse_args([a for a in argv if a != "--compat"])
     if error:
         print(error, file=sys.stderr)
         return 2
-    report = scan(targets)
+    report = scan(targets, compat)
     for line in report.errors:
         print(line, file=sys.stderr)
     print(table(report), file=sys.stderr if json_to == "-" else sys.stdout)

@@ -1,0 +1,72 @@
+"""Rules for what a TF1 training program hits when it runs, beyond TensorFlow's
+API table: ``tf.train.Supervisor`` (and ``slim.learning.train``, which builds
+one) in eager mode, NumPy's removed aliases of the builtins, and tf-slim
+functions that read private TensorFlow names 2.21 moved.
+
+Both were found running tensorflow/models' TF-slim trainer on TensorFlow 2.21:
+the scan called the Supervisor ``works`` and said nothing of ``np.int`` or of
+``slim.tfexample_decoder.Image``, and the program stopped at import, in its
+data provider and at step 0.
+"""
+
+import ast
+from typing import Dict, Iterator, Optional, Tuple
+
+from tf1_train.port.names import Aliases
+from tf1_train.port.rules import BREAKS, ROW_SLIM, ROW_SUPERVISOR, V1, _rule
+
+ROW_NUMPY_ALIASES = "`np.int`, `np.float`"
+GRAPH_MODE = (
+    "call tf.compat.v1.disable_eager_execution at the top of the entry point "
+    "(python -m tf1_train.compat script.py does)"
+)
+
+_rule(
+    "supervisor-eager",
+    BREAKS,
+    "with eager execution on, the Supervisor's step-counter thread (started when it has a "
+    "logdir) runs outside `with tf.Graph().as_default():` and so eagerly: it raises "
+    "'global_step:0 ... is out of scope' and training stops at step 0; " + GRAPH_MODE,
+    "adds no disable_eager_execution",
+    ROW_SUPERVISOR,
+)
+_rule(
+    "numpy-builtin-alias",
+    BREAKS,
+    "{name} (the builtin it was): NumPy 1.24 removed np.{name}, and TensorFlow 2.21 needs "
+    "a newer NumPy, so it raises AttributeError; tf1_train.compat.install() puts these "
+    "aliases back",
+    "leaves it unchanged and reports nothing (it does not read NumPy names)",
+    ROW_NUMPY_ALIASES,
+)
+
+_rule(
+    "slim-moved-names",
+    BREAKS,
+    "tf-slim 1.1.0 reads private TensorFlow names that TF 2.21 moved (control_flow_ops.case "
+    "and cond in tfexample_decoder.Image, array_ops.stack in BoundingBox, ops.Tensor in "
+    "optimize_loss, variable_scope.variable in local_variable/global_variable): AttributeError "
+    "when it runs; tf1_train.compat.install() puts them back",
+    "leaves it unchanged and reports nothing",
+    ROW_SLIM,
+)
+
+SUPERVISORS = (V1 + "train.Supervisor", "tensorflow.train.Supervisor", "tf_slim.learning.train")
+# NumPy's aliases of builtins, removed in 1.24 (np.bool and np.long came back as NumPy types).
+NUMPY_ALIASES = ("int", "float", "complex", "str", "object")
+
+
+def path_rule(path: str, eager_off: bool) -> Optional[Tuple[str, Dict[str, str]]]:
+    """``supervisor-eager`` for a Supervisor in a program that never leaves eager mode."""
+    if not eager_off and path in SUPERVISORS:
+        return "supervisor-eager", {}
+    return None
+
+
+def numpy_alias_findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
+    """(node, rule, construct, fill-ins) for each ``np.int``-style read, any import spelling."""
+    numpy = Aliases(tree, roots=("numpy",))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in NUMPY_ALIASES:
+            if numpy.resolve(node) == "numpy." + node.attr:
+                yield node, "numpy-builtin-alias", ast.unparse(node), {"name": node.attr}
