@@ -40,6 +40,18 @@ def run_cli(args, timeout=240, env=None, module="tf1_train.main", cwd=None):
     )
 
 
+@pytest.fixture(autouse=True)
+def _op_determinism_ends_with_its_test():
+    """Op determinism is process-wide: a test that runs train.run with
+    deterministic=True in this process would leave it on, and every later
+    test's unseeded random op would raise (or take another kernel)."""
+    yield
+    from tensorflow.python.framework import config as tf_config
+
+    if tf_config.is_op_determinism_enabled():
+        tf_config.disable_op_determinism()
+
+
 @pytest.fixture
 def cli():
     return run_cli
