@@ -78,6 +78,9 @@ def test_both_entry_points_train_the_same_numbers_and_export_the_logits(tmp_path
         summary = json.loads((tmp_path / module / "run_summary.json").read_text())
         losses[module].append(summary["final_loss"])
         accuracy[module] = summary["test_accuracy"]
+        if module == "tf1_train.main":  # the start-up line names what the loss is given
+            said = f"loss per tower: --loss={UM}:loss_with_aux (given the model's end_points: "
+            assert said + "AuxLogits, hidden)" in out
     tf1, tf2 = (losses[m] for m in modules)
     assert len(tf1) == 3 and tf2[:-1] == tf1[:-1]
     assert tf2[-1] == pytest.approx(tf1[-1], rel=1e-5)

@@ -50,6 +50,7 @@ class LossTerms(NamedTuple):
     collected: List[tf.Tensor]  # terms of the "losses" collection made in this tower
     weight_decay: Optional[tf.Tensor] = None  # --weight_decay * L2, if set
     in_data: Tuple[str, ...] = ()  # 'losses' terms --loss made: the data loss itself
+    end_points: Tuple[str, ...] = ()  # the keys of the model's end points --loss was given
 
 
 class Tower(NamedTuple):
@@ -184,7 +185,8 @@ def _loss_and_gradients(
     grads = v1.gradients(scaled, params, colocate_gradients_with_ops=True)
     updates = v1.get_collection(v1.GraphKeys.UPDATE_OPS, scope=scope)
     own_summaries = tuple(v1.get_collection(v1.GraphKeys.SUMMARIES, scope=scope))
-    terms = LossTerms(data, regularization, collected, decay, own)
+    points = tuple(sorted(end_points or ()))
+    terms = LossTerms(data, regularization, collected, decay, own, points)
     return Tower(device, loss, list(zip(grads, params)), updates, [], terms, own_summaries)
 
 

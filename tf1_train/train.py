@@ -265,6 +265,8 @@ def describe_loss(cfg: Config, terms) -> str:
     """The start-up line naming every loss term tower 0 found, so a term the
     user expected and does not see is noticed before the first step."""
     data = f"--loss={cfg.loss}" if cfg.loss else "softmax cross-entropy"
+    if terms.end_points:
+        data += f" (given the model's end_points: {', '.join(terms.end_points)})"
     parts = [f"loss per tower: {data}"]
     if terms.regularization:
         parts.append(f"{len(terms.regularization)} REGULARIZATION_LOSSES term(s)")
