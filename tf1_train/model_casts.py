@@ -1,0 +1,73 @@
+"""Models that cast themselves to float16.
+
+TF1 GPU code bases put half precision inside the model function: its own
+``variable_scope(..., custom_getter=...)`` stores each variable in float32
+and hands the layers a float16 cast, and the function casts its input to
+float16 (official ResNet's ``_custom_dtype_getter``, NVIDIA's ConvNets
+``model_variable_scope``, tf_cnn_benchmarks' ``--use_fp16`` getter). The
+loss scale was not the model's: the training script applied it (official
+ResNet's ``--loss_scale``, 128 by default for fp16; NVIDIA's
+``--static_loss_scale``; tf_cnn_benchmarks' ``--fp16_loss_scale``), and
+tf1_train is now that script.
+
+Such a model trains under ``--precision=fp16``: tf1_train's cast getter is
+on the tower's variable scope, outside the model's own, so the model's
+getter is handed tf1_train's float16 cast, and casting a float16 tensor to
+float16 makes no op: one cast per variable per tower, tf1_train's loss
+scale applied once. Under fp32 or bf16 nothing would scale its loss, and
+its gradients below float16's smallest subnormal (6e-8) would flush to
+zero where its TF1 run's did not (under bf16 its weights would also be
+rounded to bfloat16 before its own float16 cast): that run is refused in
+one line, before any step.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, List
+
+import tensorflow as tf
+
+from tf1_train.errors import UserError
+
+# The ops that say what a model computes in (the elementwise ones follow).
+COMPUTE_OPS = frozenset(
+    {
+        "MatMul",
+        "BatchMatMul",
+        "BatchMatMulV2",
+        "BatchMatMulV3",
+        "Conv2D",
+        "Conv3D",
+        "DepthwiseConv2dNative",
+        "Einsum",
+    }
+)
+
+
+def float16_compute(ops: Iterable[tf.Operation]) -> List[tf.Operation]:
+    """The matmuls and convolutions among ``ops`` that compute in float16."""
+    half = []
+    for op in ops:
+        if op.type in COMPUTE_OPS and op.get_attr("T") == tf.float16:
+            half.append(op)
+    return half
+
+
+def check_towers(ops: Iterable[tf.Operation], precision, what: str) -> None:
+    """Refuses a model computing in float16 by itself in a run that scales
+    no loss (``ops``: those building the towers made; ``precision``: the
+    run's precision.Precision; ``what``: ``--model=...``)."""
+    if precision.name == "fp16" or precision.auto is not None:
+        return  # tf1_train's loss scale, or v1's under --auto_mixed_precision
+    half = float16_compute(ops)
+    if not half:
+        return
+    rounded = " and would round its weights to bfloat16 first" if precision.name == "bf16" else ""
+    raise UserError(
+        f"{what}: computes in float16 by itself ({half[0].type} {half[0].name} is float16: "
+        f"its own float16 custom getter and input cast?) and --precision={precision.name} "
+        f"scales no loss{rounded}: its gradients below 6e-8 flush to zero (its TF1 script "
+        "scaled the loss, e.g. official ResNet's --loss_scale=128); run it with "
+        "--precision=fp16 (dynamic loss scale; --loss_scale=128 for a fixed one, 1 for none): "
+        "its own getter can stay (docs/PRECISION.md)"
+    )
