@@ -18,10 +18,10 @@ from tests.conftest import load_random_weights, small_config
 from tests.user_models import self_cast
 from tf1_train import data, devices, graph, model_casts, precision, train
 from tf1_train.errors import UserError
+from tf1_train.tf2 import models as tf2_models
 
 v1 = tf.compat.v1
 MODEL = "tests.user_models.self_cast:"
-WEIGHTS = ("self_cast/conv1/weights", "self_cast/logits/weights", "self_cast/logits/biases")
 
 
 def _cfg(tmp_path, model, prec, towers=2, mode="parameter_server", **kw):
@@ -37,10 +37,10 @@ def _build(cfg):
     return plan, graph.build(*args, precision_cfg=cfg.precision)
 
 
-def _tf1_names():
+def _tf1_names(build=self_cast.build):
     """The variables the user's TF1 program made (its checkpoint's names)."""
     with tf.Graph().as_default():
-        self_cast.build(tf.zeros([2, 8, 8, 1]), True, 10)
+        build(tf.zeros([2, 8, 8, 1]), True, 10)
         return {v.op.name for v in v1.global_variables()}
 
 
@@ -91,14 +91,19 @@ def _weight_casts(g):
 
 
 @pytest.mark.parametrize(
-    "model, mode", [("build", "parameter_server"), ("build_scope_dtype", "replicated")]
-)
+    "model, mode",
+    [("build", "parameter_server"), ("build_scope_dtype", "replicated"),
+     ("build_layers", "parameter_server")],
+)  # fmt: skip
 def test_under_fp16_its_getter_and_tf1_trains_compose_to_one_cast(tmp_path, model, mode):
     _, g = _build(_cfg(tmp_path, model, "fp16", mode=mode))
-    assert set(g.model_variables) == _tf1_names()  # its TF1 checkpoint's names, once
+    names = _tf1_names(getattr(self_cast, model))
+    assert set(g.model_variables) == names  # its TF1 checkpoint's names, once
     assert all(v.dtype.base_dtype == tf.float32 for v in g.saved_variables.values()
                if v.dtype.base_dtype.is_floating)  # fmt: skip
-    expected = {(w, where): 1 for w in WEIGHTS for where in ("tower_0", "tower_1", "eval")}
+    weights = [n for n in names if n.endswith(("weights", "biases", "kernel", "bias"))]
+    assert len(weights) == 3
+    expected = {(w, where): 1 for w in weights for where in ("tower_0", "tower_1", "eval")}
     assert dict(_weight_casts(g.graph)) == expected  # batch norm's gamma and beta: none
     ops = g.graph.get_operations()
     assert len([o for o in ops if o.name.endswith("/scaled_loss")]) == 2  # once per tower
@@ -143,3 +148,20 @@ def test_its_tf1_checkpoint_warm_starts_an_fp16_run(tmp_path, capsys):
     reader = tf.train.load_checkpoint(tf.train.latest_checkpoint(str(tmp_path / "run")))
     for name, value in values.items():  # lr 1e-30: the step moved no weight by an ulp
         np.testing.assert_array_equal(reader.get_tensor(name), value)
+
+
+def test_a_tf2_twin_computing_in_float16_by_itself_is_refused():
+    """The TF2 path runs a --tf2_model twin in fp32 only: nothing would scale its loss."""
+    shape, ref = (8, 8, 1), "tests.user_models.twins:"
+    with pytest.raises(UserError, match=rf"--tf2_model={ref}HalfTinyTwin: computes in float16"):
+        tf2_models.build("tests.user_models.tiny:build", shape, 10, ref + "HalfTinyTwin")
+    tf2_models.build("tests.user_models.tiny:build", shape, 10, ref + "TinyTwin")
+
+
+def test_resource_variables_have_no_ref_for_a_getter_to_copy():
+    """NVIDIA's getter set ``cast._ref = variable._ref`` (a reference
+    variable's); a 2.21 graph's ``get_variable`` makes resource variables."""
+    with tf.Graph().as_default():
+        var = v1.get_variable("w", [2])
+        with pytest.raises(AttributeError, match="_ref"):
+            tf.cast(var, tf.float16)._ref = var._ref

@@ -18,7 +18,8 @@ scale applied once. Under fp32 or bf16 nothing would scale its loss, and
 its gradients below float16's smallest subnormal (6e-8) would flush to
 zero where its TF1 run's did not (under bf16 its weights would also be
 rounded to bfloat16 before its own float16 cast): that run is refused in
-one line, before any step.
+one line, before any step. On the TF2 path a ``--tf2_model`` twin that
+casts itself is refused the same way: a twin runs in fp32 only there.
 """
 
 from __future__ import annotations
@@ -60,14 +61,40 @@ def check_towers(ops: Iterable[tf.Operation], precision, what: str) -> None:
     if precision.name == "fp16" or precision.auto is not None:
         return  # tf1_train's loss scale, or v1's under --auto_mixed_precision
     half = float16_compute(ops)
-    if not half:
-        return
-    rounded = " and would round its weights to bfloat16 first" if precision.name == "bf16" else ""
-    raise UserError(
-        f"{what}: computes in float16 by itself ({half[0].type} {half[0].name} is float16: "
-        f"its own float16 custom getter and input cast?) and --precision={precision.name} "
-        f"scales no loss{rounded}: its gradients below 6e-8 flush to zero (its TF1 script "
-        "scaled the loss, e.g. official ResNet's --loss_scale=128); run it with "
-        "--precision=fp16 (dynamic loss scale; --loss_scale=128 for a fixed one, 1 for none): "
-        "its own getter can stay (docs/PRECISION.md)"
+    if half:
+        rounded = (
+            " and would round its weights to bfloat16 first" if precision.name == "bf16" else ""
+        )
+        raise UserError(
+            f"{_computes_in_float16(what, half[0])} and --precision={precision.name} scales no "
+            f"loss{rounded}: {_FLUSH}; run it with --precision=fp16 (dynamic loss scale; "
+            "--loss_scale=128 for a fixed one, 1 for none): its own getter can stay "
+            "(docs/PRECISION.md)"
+        )
+
+
+def check_twin(ops: Iterable[tf.Operation], what: str) -> None:
+    """The TF2 path: a ``--tf2_model`` twin casts its own variables, so it
+    runs in fp32 only and nothing scales its loss; computing in float16 by
+    itself is refused the same way (``ops``: its traced call's)."""
+    half = float16_compute(ops)
+    if half:
+        raise UserError(
+            f"{_computes_in_float16(what, half[0])} and the TF2 path scales no loss for a "
+            f"twin: {_FLUSH}; leave the casts out of the twin and run the TF1 model with "
+            "--precision=fp16, or build the twin on tf1_train/tf2/layers.py and register it, "
+            "so that --precision=fp16 casts and scales it (docs/PRECISION.md)"
+        )
+
+
+_FLUSH = (
+    "its gradients below 6e-8 flush to zero (its TF1 script scaled the loss, e.g. "
+    "official ResNet's --loss_scale=128)"
+)
+
+
+def _computes_in_float16(what: str, op: tf.Operation) -> str:
+    return (
+        f"{what}: computes in float16 by itself ({op.type} {op.name} is float16: its own "
+        "float16 casts of its input and weights?)"
     )

@@ -3,8 +3,8 @@ of the TF1 era wrote it: the model function opens its own variable scope
 with a custom getter that stores each variable in float32 and hands the
 layers a float16 cast, and casts its input to float16. Written here from the
 idea (official ResNet's ``_custom_dtype_getter``, NVIDIA's ConvNets
-``model_variable_scope``, tf_cnn_benchmarks' ``--use_fp16`` getter);
-nothing imported from tf1_train. Their loss scale lived in the training
+``model_variable_scope``, tf_cnn_benchmarks' ``--use_fp16`` getter); from
+tf1_train only the drop-in for ``tf.layers`` a porter takes. Their loss scale lived in the training
 script, not in the model function, so none is here.
 
 - ``build``: each ``get_variable`` asks for float16; float16 logits
@@ -13,6 +13,8 @@ script, not in the model function, so none is here.
   (tf_cnn_benchmarks' model did the cast itself);
 - ``build_scope_dtype``: the scope's ``dtype=float16`` does the asking
   (NVIDIA's ``variable_scope(name, dtype=..., custom_getter=...)``);
+- ``build_layers``: official ResNet's layers (``tf.layers``' conv2d, batch
+  norm, dense) under the getter, from ``tf1_train.compat.layers``;
 - ``build_plain``: the same model without its getter and casts.
 
 Batch norm is written by hand on the fused kernel, its scale and offset
@@ -21,6 +23,8 @@ asked for in float32 as ``tf.layers``' batch norm does for a float16 input.
 
 import tensorflow as tf
 from tensorflow.python.training import moving_averages
+
+from tf1_train.compat import layers
 
 v1 = tf.compat.v1
 HALF = tf.float16
@@ -75,6 +79,14 @@ def build_float32_logits(images, is_training, num_classes):
 def build_scope_dtype(images, is_training, num_classes):
     with v1.variable_scope(SCOPE, dtype=HALF, custom_getter=float32_storage):
         return _net(tf.cast(images, HALF), is_training, num_classes, None)
+
+
+def build_layers(images, is_training, num_classes):
+    """The layers infer float16 from their input and ask for float16 kernels."""
+    with v1.variable_scope(SCOPE, custom_getter=float32_storage):
+        x = layers.conv2d(tf.cast(images, HALF), CHANNELS, 3, padding="same", use_bias=False)
+        x = tf.nn.relu(layers.batch_normalization(x, training=is_training))
+        return layers.dense(tf.reduce_mean(x, [1, 2]), num_classes)
 
 
 def build_plain(images, is_training, num_classes):
