@@ -16,7 +16,7 @@ import tensorflow as tf
 
 from tests.conftest import load_random_weights, small_config
 from tests.user_models import self_cast
-from tf1_train import data, devices, graph, model_casts, precision, train
+from tf1_train import data, devices, export, graph, model_casts, precision, train
 from tf1_train.errors import UserError
 from tf1_train.tf2 import models as tf2_models
 
@@ -133,14 +133,19 @@ def test_under_fp16_it_trains_bit_identical_to_the_same_model_without_its_casts(
     assert len(set(mine[0])) > 1  # it trained
 
 
-def test_its_tf1_checkpoint_warm_starts_an_fp16_run(tmp_path, capsys):
-    """The checkpoint its TF1 program wrote, under the names its getter made."""
+def _tf1_checkpoint(directory):
+    """(prefix, trainable name -> value) of a checkpoint its TF1 program wrote."""
     with tf.Graph().as_default():
         self_cast.build(tf.zeros([2, 8, 8, 1]), True, 10)
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
             values = load_random_weights(sess, 3)
-            prefix = v1.train.Saver().save(sess, str(tmp_path / "tf1" / "model.ckpt"))
+            return v1.train.Saver().save(sess, str(directory / "model.ckpt")), values
+
+
+def test_its_tf1_checkpoint_warm_starts_an_fp16_run(tmp_path, capsys):
+    """The checkpoint its TF1 program wrote, under the names its getter made."""
+    prefix, values = _tf1_checkpoint(tmp_path / "tf1")
     cfg = _cfg(tmp_path / "run", "build", "fp16", towers=1, steps=1, learning_rate=1e-30,
                init_checkpoint=prefix)  # fmt: skip
     train.run(cfg, gpus_found=0)
@@ -165,3 +170,17 @@ def test_resource_variables_have_no_ref_for_a_getter_to_copy():
         var = v1.get_variable("w", [2])
         with pytest.raises(AttributeError, match="_ref"):
             tf.cast(var, tf.float16)._ref = var._ref
+
+
+def test_its_export_serves_float32_logits_and_probabilities(tmp_path):
+    """Its float16 logits are cast before the softmax, as for its loss."""
+    prefix, _ = _tf1_checkpoint(tmp_path / "tf1")
+    path = export.export_saved_model(prefix, MODEL + "build", (8, 8, 1), 10, str(tmp_path / "x"))
+    images = np.random.RandomState(0).rand(4, 8, 8, 1).astype(np.float32)
+    out = tf.saved_model.load(path).signatures["serving_default"](images=tf.constant(images))
+    assert out["logits"].dtype == out["probabilities"].dtype == tf.float32
+    logits = out["logits"].numpy().astype(np.float64)
+    softmax = np.exp(logits - logits.max(1, keepdims=True))
+    np.testing.assert_allclose(
+        out["probabilities"], softmax / softmax.sum(1, keepdims=True), rtol=1e-5
+    )
