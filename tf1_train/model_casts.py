@@ -88,8 +88,8 @@ def check_twin(ops: Iterable[tf.Operation], what: str) -> None:
 
 
 _FLUSH = (
-    "its gradients below 6e-8 flush to zero (its TF1 script scaled the loss, e.g. "
-    "official ResNet's --loss_scale=128)"
+    "its gradients below 6e-8 flush to zero (TF1 scripts scaled the loss of such a model: "
+    "official ResNet's --loss_scale was 128 for fp16)"
 )
 
 
