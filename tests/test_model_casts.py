@@ -113,9 +113,10 @@ def test_under_fp16_its_getter_and_tf1_trains_compose_to_one_cast(tmp_path, mode
     assert checks and all(o.get_attr("T") == tf.float32 for o in checks)  # float32 gradients
 
 
-def _losses_and_eval(tmp_path, model, steps=3):
-    plan, g = _build(_cfg(tmp_path / model, model, "fp16", loss_scale="128"))
-    config = devices.session_config(_cfg(tmp_path, model, "fp16").devices, plan)
+def _losses_and_eval(tmp_path, model, decay, steps=3):
+    cfg = _cfg(tmp_path / model, model, "fp16", loss_scale="128", moving_average_decay=decay)
+    plan, g = _build(cfg)
+    config = devices.session_config(cfg.devices, plan)
     with v1.Session(graph=g.graph, config=config) as sess:
         sess.run(g.init_op)
         sess.run(g.input_init)
@@ -126,9 +127,11 @@ def _losses_and_eval(tmp_path, model, steps=3):
     return losses, correct, weights
 
 
-def test_under_fp16_it_trains_bit_identical_to_the_same_model_without_its_casts(tmp_path):
-    """Its own casts of tf1_train's float16 casts make no op: train and eval match."""
-    mine, plain = (_losses_and_eval(tmp_path, m) for m in ("build", "build_plain"))
+@pytest.mark.parametrize("decay", [0.0, 0.5])
+def test_under_fp16_it_trains_bit_identical_to_the_same_model_without_its_casts(tmp_path, decay):
+    """Its own casts of tf1_train's float16 casts make no op: train and eval
+    (of the weights' moving averages too) match."""
+    mine, plain = (_losses_and_eval(tmp_path, m, decay) for m in ("build", "build_plain"))
     assert mine[0] == plain[0] and mine[1] == plain[1]
     for name, value in plain[2].items():
         np.testing.assert_array_equal(mine[2][name], value)
