@@ -52,10 +52,17 @@ def test_float16_compute_is_refused_only_where_no_loss_is_scaled(prec, refused):
     with tf.Graph().as_default() as g:
         x = tf.zeros([2, 3], tf.float16)
         tf.matmul(x, tf.cast(tf.ones([3, 4]), tf.float16))
+        a, b = tf.zeros([2, 2, 3], tf.float16), tf.zeros([2, 3, 4], tf.float16)
+        tf.matmul(a, b)  # batched
+        tf.raw_ops.BatchMatMulV3(x=a, y=b, Tout=tf.float16)  # its types: Ta, Tb, Tout
         tf.matmul(tf.zeros([2, 3]), tf.ones([3, 4]))  # a float32 one says nothing,
         tf.matmul(tf.zeros([2, 3], tf.bfloat16), tf.ones([3, 4], tf.bfloat16))  # nor bfloat16
     p = precision.Precision("fp32", auto=object()) if prec == "auto" else precision.Precision(prec)
-    assert len(model_casts.float16_compute(g.get_operations())) == 1
+    assert [o.type for o in model_casts.float16_compute(g.get_operations())] == [
+        "MatMul",
+        "BatchMatMulV2",
+        "BatchMatMulV3",
+    ]
     if not refused:
         model_casts.check_towers(g.get_operations(), p, "--model=m")
         return

@@ -49,7 +49,7 @@ def float16_compute(ops: Iterable[tf.Operation]) -> List[tf.Operation]:
     """The matmuls and convolutions among ``ops`` that compute in float16."""
     half = []
     for op in ops:
-        if op.type in COMPUTE_OPS and op.get_attr("T") == tf.float16:
+        if op.type in COMPUTE_OPS and op.outputs[0].dtype == tf.float16:  # V3 has no "T"
             half.append(op)
     return half
 
