@@ -16,7 +16,7 @@ getter is handed tf1_train's float16 cast, and casting a float16 tensor to
 float16 makes no op: one cast per variable per tower, tf1_train's loss
 scale applied once. Under fp32 or bf16 nothing would scale its loss, and
 its gradients below float16's smallest subnormal (6e-8) would flush to
-zero where its TF1 run's did not (under bf16 its weights would also be
+zero where its loss-scaled TF1 run kept them (under bf16 its weights would also be
 rounded to bfloat16 before its own float16 cast): that run is refused in
 one line, before any step. On the TF2 path a ``--tf2_model`` twin that
 casts itself is refused the same way: a twin runs in fp32 only there.
@@ -24,11 +24,14 @@ casts itself is refused the same way: a twin runs in fp32 only there.
 
 from __future__ import annotations
 
-from typing import Iterable, List
+from typing import TYPE_CHECKING, Iterable, List
 
 import tensorflow as tf
 
 from tf1_train.errors import UserError
+
+if TYPE_CHECKING:  # the TF2 path imports this module, and no compat.v1 code with it
+    from tf1_train.precision import Precision
 
 # The ops that say what a model computes in (the elementwise ones follow).
 COMPUTE_OPS = frozenset(
@@ -54,10 +57,10 @@ def float16_compute(ops: Iterable[tf.Operation]) -> List[tf.Operation]:
     return half
 
 
-def check_towers(ops: Iterable[tf.Operation], precision, what: str) -> None:
+def check_towers(ops: Iterable[tf.Operation], precision: Precision, what: str) -> None:
     """Refuses a model computing in float16 by itself in a run that scales
-    no loss (``ops``: those building the towers made; ``precision``: the
-    run's precision.Precision; ``what``: ``--model=...``)."""
+    no loss (``ops``: those building the towers made; ``what``:
+    ``--model=...``)."""
     if precision.name == "fp16" or precision.auto is not None:
         return  # tf1_train's loss scale, or v1's under --auto_mixed_precision
     half = float16_compute(ops)
