@@ -265,6 +265,19 @@ USER_CODE = [
         module=TF2_MAIN,
     ),
     Bad(
+        "model computing in float16 by itself",
+        [f"--model={_UM}.self_cast:build"],
+        f"--model={_UM}.self_cast:build: computes in float16 by itself",
+        "--precision=fp32 scales no loss",
+    ),
+    Bad(
+        "tf2 twin computing in float16 by itself",
+        [f"--model={_UM}.tiny:build", f"--tf2_model={_UM}.twins:HalfTinyTwin"],
+        f"--tf2_model={_UM}.twins:HalfTinyTwin: computes in float16 by itself",
+        "the TF2 path scales no loss for a twin",
+        module=TF2_MAIN,
+    ),
+    Bad(
         "tf2 twin in bf16",
         [f"--model={_UM}.tiny:build", f"--tf2_model={TWIN}", "--precision=bf16"],
         "--precision=bf16",

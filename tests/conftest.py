@@ -95,3 +95,18 @@ def wait_for_line(proc, out_path, pattern, timeout=120.0) -> str:
     with open(out_path) as f:
         text = f.read()
     raise AssertionError(f"no line matching {pattern!r}; output:\n{text[-3000:]}")
+
+
+def load_random_weights(sess, seed: int) -> dict:
+    """Gives each trainable variable of ``sess``'s graph random values, as
+    a user's trained TF1 weights; returns name -> value."""
+    import numpy as np
+    import tensorflow as tf
+
+    rng = np.random.RandomState(seed)
+    values = {}
+    with sess.graph.as_default():
+        for var in tf.compat.v1.trainable_variables():
+            values[var.op.name] = rng.randn(*var.shape.as_list()).astype(np.float32)
+            var.load(values[var.op.name], sess)
+    return values

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.conftest import run_cli, small_config
+from tests.conftest import load_random_weights, run_cli, small_config
 from tests.user_models import tiny
 from tf1_train import train
 
@@ -19,17 +19,13 @@ NAMES = ("hidden/w", "hidden/b", "out/w", "out/b")
 def legacy_checkpoint(tmp_path_factory):
     """(prefix, name -> value) of a checkpoint written the TF1 way."""
     out = tmp_path_factory.mktemp("legacy")
-    rng = np.random.RandomState(5)
     with tf.Graph().as_default():
         logits = tiny.build(tf.zeros([2, 8, 8, 1]), True, 10)
         step = v1.train.get_or_create_global_step()
         v1.train.MomentumOptimizer(0.1, 0.9).minimize(tf.reduce_sum(logits), global_step=step)
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
-            values = {}
-            for var in v1.trainable_variables():
-                values[var.op.name] = rng.randn(*var.shape.as_list()).astype(np.float32)
-                var.load(values[var.op.name], sess)
+            values = load_random_weights(sess, 5)
             step.load(123, sess)
             prefix = v1.train.Saver().save(sess, str(out / "model.ckpt"), global_step=123)
     return prefix, values

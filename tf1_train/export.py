@@ -40,7 +40,10 @@ def export_saved_model(
     graph = tf.Graph()
     with graph.as_default():
         images = v1.placeholder(tf.float32, [None, *image_shape], name="images")
-        logits = model_outputs.logits_of(models.get_model(model)(images, False, num_classes))
+        out = models.get_model(model)(images, False, num_classes)
+        # float32 whatever the model computes in (one that casts itself to
+        # float16, model_casts.py): the softmax and the signature, as its loss.
+        logits = tf.cast(model_outputs.logits_of(out), tf.float32)
         outputs = {
             "logits": logits,
             "probabilities": tf.nn.softmax(logits),

@@ -13,7 +13,17 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import tensorflow as tf
 
-from tf1_train import averages, checkpoints, data, devices, models, optim, towers, variable_update
+from tf1_train import (
+    averages,
+    checkpoints,
+    data,
+    devices,
+    model_casts,
+    models,
+    optim,
+    towers,
+    variable_update,
+)
 from tf1_train import precision as precisionlib
 from tf1_train.cluster import sync
 from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig, PrecisionConfig
@@ -118,6 +128,7 @@ def build(
         precision = precisionlib.make(
             pc.precision, pc.loss_scale, global_step.device, pc.auto_mixed_precision
         )
+        made = len(graph.get_operations())
         built = towers.build_towers(
             model_fn,
             tower_inputs,
@@ -128,6 +139,7 @@ def build(
             loss_fn,
             precision,
         )
+        model_casts.check_towers(graph.get_operations()[made:], precision, f"--model={model}")
         model_vars = {
             name: var
             for name, var in mode.checkpoint_variables().items()

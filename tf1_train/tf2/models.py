@@ -6,7 +6,7 @@ from typing import Dict, List, Optional, Tuple
 
 import tensorflow as tf
 
-from tf1_train import models
+from tf1_train import model_casts, models
 from tf1_train.errors import UserError
 from tf1_train.models import outputs
 from tf1_train.tf2 import layers
@@ -205,11 +205,13 @@ def _probe_twin(twin: UserTwin, ref: str, name: str, image_shape, num_classes: i
     spec = tf.TensorSpec([2, *image_shape], tf.float32)
     try:
         fn = tf.function(lambda x: twin(x, training=True), autograph=False)
-        out = fn.get_concrete_function(spec).structured_outputs
+        traced = fn.get_concrete_function(spec)
     except UserError:
         raise
     except Exception as e:
         raise UserError(f"{what}: {models.describe_failure(e)}") from None
+    model_casts.check_twin(traced.graph.get_operations(), what)
+    out = traced.structured_outputs
     logits = outputs.logits_of(out)
     if outputs.is_pair(out):  # what --loss will be given (tf2/train.py probes it)
         twin.end_points_spec = {k: tf.TensorSpec.from_tensor(v) for k, v in out[1].items()}
