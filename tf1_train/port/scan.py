@@ -17,7 +17,7 @@ import sys
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from tf1_train.compat._contrib import PACKAGE, PLACEHOLDERS
-from tf1_train.port import api_names, checks, paths, runtime_rules
+from tf1_train.port import api_names, checks, paths, runtime_rules, self_cast_rules
 from tf1_train.port.names import Aliases, dotted_uses
 from tf1_train.port.rules import BREAKS, RENAME, RULES, SEVERITIES, V1, WORKS
 
@@ -149,6 +149,7 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
             raw.append((node, key, shown, fills))
     raw.extend(checks.call_findings(parsed.tree, parsed.aliases.resolve, program))
     raw.extend(runtime_rules.numpy_alias_findings(parsed.tree))
+    raw.extend(self_cast_rules.findings(parsed.tree))
     return _deduplicated(_finding(parsed.file, *r, program) for r in raw)
 
 
