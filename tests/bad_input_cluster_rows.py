@@ -32,6 +32,12 @@ CLUSTER = [
     Bad("hosts without job_name", [PS, WORKERS], "--ps_hosts", "without --job_name"),
     Bad("sync_replicas without cluster", ["--sync_replicas"], "--sync_replicas", "needs a cluster"),
     Bad(
+        "hooks in a cluster",
+        WORKER + ["--hooks=tests.user_models.hooks:counting"],
+        "--hooks",
+        "a cluster worker runs no SessionRunHooks",
+    ),
+    Bad(
         "replicated in a cluster",
         WORKER + ["--variable_update=replicated"],
         "--variable_update",

@@ -1,4 +1,4 @@
-"""Bad-input rows for a user's own code (--model, --preprocess, --loss,
+"""Bad-input rows for a user's own code (--model, --preprocess, --loss, --hooks,
 --tf2_model as package.module:function) and for the legacy training rules'
 flags; tests/test_bad_input.py runs them with the rest of the table."""
 
@@ -291,6 +291,20 @@ USER_CODE = [
         "module 'nowhere' not found",
         module=TF2_MAIN,
     ),
+    # --hooks: the user's SessionRunHooks (tests/test_hooks.py)
+    Bad("hooks module missing", ["--hooks=no_such_pkg.hooks:make"],
+        "--hooks=no_such_pkg.hooks:make", "module 'no_such_pkg' not found"),
+    Bad("hooks not callable", [f"--hooks={_UM}.hooks:NOT_CALLABLE"],
+        f"--hooks={_UM}.hooks:NOT_CALLABLE", "is a list, not callable"),
+    Bad("hooks not a list", [f"--hooks={_UM}.hooks:not_a_list"],
+        f"--hooks={_UM}.hooks:not_a_list: returned a CountingHook",
+        "expected a list of tf.compat.v1.train.SessionRunHook objects"),
+    Bad("hooks not hooks", [f"--hooks={_UM}.hooks:not_hooks"],
+        f"--hooks={_UM}.hooks:not_hooks", "item 1 is a str, not a tf.compat.v1.train.Session"),
+    Bad("hooks raises", [f"--hooks={_UM}.hooks:raises"], f"--hooks={_UM}.hooks:raises: raised",
+        "ValueError: this hook wants an Estimator (at "),
+    Bad("tf2 hooks", [f"--hooks={_UM}.hooks:counting"], f"--hooks={_UM}.hooks:counting: TF1 only",
+        "use Keras callbacks", module=TF2_MAIN),
     # --init_checkpoint: a fresh run from a checkpoint's weights (tests/test_warm_start.py)
     Bad("init_checkpoint missing", ["--init_checkpoint={tmp}/none/model.ckpt-5"],
         "--init_checkpoint={tmp}/none/model.ckpt-5", "no checkpoint there"),

@@ -282,6 +282,7 @@ class Config:
     model: str = "lenet5"  # a registered name or package.module:function
     tf2_model: str = ""  # the TF2 twin of a user model: package.module:Class
     loss: str = ""  # data loss (labels, logits) -> loss: package.module:function
+    hooks: str = ""  # fn() -> [SessionRunHook, ...] (hooks.py): package.module:function
     data: DataConfig = DataConfig()
     devices: DeviceConfig = DeviceConfig()
     optimizer: OptimizerConfig = OptimizerConfig()
@@ -295,6 +296,7 @@ class Config:
             ("tf2_model", self.tf2_model),
             ("preprocess", self.data.preprocess),
             ("loss", self.loss),
+            ("hooks", self.hooks),
         ):
             _check(
                 not value or models.is_import_path(value),
@@ -325,6 +327,11 @@ class Config:
             self.devices.local_parameter_device == "cpu",
             "local_parameter_device",
             "a cluster keeps every variable on its parameter servers; use cpu (the default)",
+        )
+        _check(
+            not self.hooks,
+            "hooks",
+            "a cluster worker runs no SessionRunHooks; give --hooks to a single-process run",
         )
         pc = self.precision
         _check(

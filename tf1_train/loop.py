@@ -1,9 +1,10 @@
 """The training steps of one process, and what happens around each of them.
 
 A plain ``for`` loop over ``Session.run`` instead of MonitoredTrainingSession
-and its hooks: every cadence (progress, summaries, eval, checkpoints) is one
-``if`` on the global step, the profiled step is chosen explicitly, and the
-order of events on a stop (signal, NaN) is written out where it can be read.
+(the user's own hooks run around its steps: hooks.py): every cadence
+(progress, summaries, eval, checkpoints) is one ``if`` on the global step,
+the profiled step is chosen explicitly, and the order of events on a stop
+(signal, NaN, a hook's request) is written out where it can be read.
 
 Every cadence is keyed to the global step, not to steps of this process, so a
 resumed run prints, summarises, evaluates and saves at the same steps as one
@@ -24,6 +25,8 @@ from tf1_train.config import Config
 from tf1_train.devices import DevicePlan
 from tf1_train.errors import RunFailed
 from tf1_train.graph import TrainGraph
+from tf1_train.hooks import Diverged as _Diverged
+from tf1_train.hooks import Hooks
 from tf1_train.signals import StopRequest
 from tf1_train.summaries import EventWriter
 
@@ -41,7 +44,7 @@ class Outcome(NamedTuple):
     losses: Sequence[float]  # mean tower loss of every step this process ran
     examples_per_sec: float
     global_step: int
-    stopped_by: str  # 'train_steps', 'signal' or 'diverged' (NaN/Inf)
+    stopped_by: str  # 'train_steps', 'signal', 'hook' or 'diverged' (NaN/Inf)
     placement: Optional[placement.PlacementReport]
     checkpoint: Optional[str]  # newest checkpoint written or restored
     test_accuracy: Optional[float]  # None when stopped early
@@ -65,10 +68,6 @@ class Role(NamedTuple):
 
 
 SINGLE_PROCESS = Role()
-
-
-class _Diverged(Exception):
-    """Raised inside the loop when the state must not be saved."""
 
 
 def evaluate(sess: v1.Session, g: TrainGraph) -> float:
@@ -123,6 +122,8 @@ class TrainLoop:
       stop: set by SIGTERM/SIGINT.
       restored: the checkpoint the session starts from.
       role: a single process (default) or a cluster worker.
+      hooks: the user's SessionRunHooks, begun and after their
+        after_create_session (none by default).
     """
 
     def __init__(
@@ -135,9 +136,11 @@ class TrainLoop:
         stop: StopRequest,
         restored: checkpoints.Restored,
         role: Role = SINGLE_PROCESS,
+        hooks: Optional[Hooks] = None,
     ):
         self.sess, self.g, self.cfg, self.plan, self.role = sess, g, cfg, plan, role
         self.writer, self.stop = writer, stop
+        self.hooks = hooks if hooks is not None else Hooks(())
         self.start, self.checkpoint = restored.step, restored.path
         self.saved_step = restored.step if restored.path else None
         self.steps = max(cfg.run.train_steps - self.start, 0)
@@ -183,8 +186,11 @@ class TrainLoop:
         self._steps_ended()
         if signalled:
             self._save(self.last_step)
-            return self._outcome(self.last_step, "signal")
-        return self._finish()
+            outcome = self._outcome(self.last_step, "signal")
+        else:
+            outcome = self._finish()
+        self.hooks.end(self.sess)
+        return outcome
 
     def _steps_ended(self) -> None:
         """The role's hook, after the last step (not after a session error:
@@ -193,9 +199,12 @@ class TrainLoop:
             self.role.on_steps_end()
 
     def _steps(self) -> bool:
-        """Steps until --train_steps; True if a signal stopped them first."""
+        """Steps until --train_steps or a hook's stop; True if a signal
+        stopped them first."""
         done = 0
         while self.last_step < self.cfg.run.train_steps:
+            if self.hooks.stop_now(self.last_step):
+                break
             done += 1
             prev = self.last_step
             loss, lr, step = self._step(done, prev)
@@ -215,7 +224,7 @@ class TrainLoop:
 
     def _finish(self) -> Outcome:
         end = self.last_step
-        if not self.losses:
+        if not self.losses and not self.hooks.stopped_by:
             where = self.checkpoint or "the model"
             print(
                 f"nothing to train: {where} is at global step {end} "
@@ -226,7 +235,8 @@ class TrainLoop:
         else:
             self._save(end)
         accuracy = self._evaluate(end) if self.role.chief else None
-        return self._outcome(end, "train_steps", accuracy)
+        by_hook = self.hooks.stopped_by and end < self.cfg.run.train_steps
+        return self._outcome(end, "hook" if by_hook else "train_steps", accuracy)
 
     def _outcome(self, step: int, stopped_by: str, accuracy=None) -> Outcome:
         rate = self.display_meter.overall_rate()
@@ -266,14 +276,14 @@ class TrainLoop:
         metadata = v1.RunMetadata() if profile or partitions else None
         if metadata is not None:
             options = trace.run_options(profile, partitions, devices.uses_gpu(self.plan))
-            out = self.sess.run(fetches, options=options, run_metadata=metadata)
-        elif len(fetches) == 3:
+            out = self.hooks.run(self.sess, fetches, options=options, run_metadata=metadata)
+        elif len(fetches) == 3 and not self.hooks:
             # The common step: a prepared callable skips Session.run's
             # per-call fetch parsing (tf_cnn_benchmarks does the same).
             _, loss, lr = self._plain_step()
             return float(loss), float(lr), prev + 1
         else:
-            out = self.sess.run(fetches)
+            out = self.hooks.run(self.sess, fetches)
         step = int(out["step"]) if "step" in out else prev + 1
         if metadata is not None:
             self._use_metadata(metadata, step, profile, partitions)

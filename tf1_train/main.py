@@ -59,6 +59,12 @@ flags.DEFINE_string(
 flags.DEFINE_string(
     "loss", "", "Your data loss, package.module:function: fn(labels, logits) -> loss."
 )
+flags.DEFINE_string(
+    "hooks",
+    "",
+    "Your tf.compat.v1.train.SessionRunHooks, package.module:function: fn() -> [hook, ...], "
+    "called in the training graph (TF1 path only).",
+)
 flags.DEFINE_enum("dataset", "digits", cfglib.DATASETS, "Input source.")
 flags.DEFINE_string("data_dir", None, "Files of the dataset in its standard format.")
 flags.DEFINE_boolean("use_synthetic_data", False, "Random tensors made on each tower's device.")

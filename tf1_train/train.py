@@ -18,6 +18,7 @@ from tf1_train import (
     data,
     devices,
     graph,
+    hooks,
     loop,
     prelude,
     report,
@@ -65,10 +66,14 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
 def _run(cfg: Config, gpus_found: int | None) -> RunResult:
     wall_start = time.perf_counter()
     plan, source, g = build(cfg, gpus_found)
+    with g.graph.as_default():  # the user's hooks find the global step, and begin()
+        user_hooks = hooks.load(cfg.hooks)
     print_startup(cfg, plan, g)
+    if user_hooks:
+        print(user_hooks.describe(), flush=True)
     with signals.graceful_stop() as stop:
         with data.read_errors(source):
-            outcome, restored = _train(cfg, plan, g, stop)
+            outcome, restored = _train(cfg, plan, g, stop, user_hooks)
         summary = make_summary(cfg, plan, outcome, restored, wall_start)
         write_summary(cfg.run.train_dir, summary, outcome.checkpoint)
     return finish(cfg, summary, outcome, stop_signal=stop.signal_name)
@@ -129,9 +134,9 @@ def build(cfg: Config, gpus_found: int | None, worker: graph.Worker | None = Non
     return plan, source, g
 
 
-def _train(cfg: Config, plan: devices.DevicePlan, g: graph.TrainGraph, stop):
+def _train(cfg: Config, plan: devices.DevicePlan, g: graph.TrainGraph, stop, user_hooks):
     """Restores or initialises, starts the input at the restored step, runs
-    the loop: (Outcome, Restored)."""
+    the loop with the user's hooks: (Outcome, Restored)."""
     with v1.Session(graph=g.graph, config=devices.session_config(cfg.devices, plan)) as sess:
         fresh = warm_start.starter(cfg.run.init_checkpoint, cfg.run.init_exclude)
         restored = checkpoints.restore_or_init(sess, g, cfg.run.train_dir, fresh)
@@ -144,7 +149,10 @@ def _train(cfg: Config, plan: devices.DevicePlan, g: graph.TrainGraph, stop):
         try:
             # The input pipeline is a function of (seed, step): exact resume.
             sess.run(g.input_init, {g.start_step: restored.step})
-            outcome = loop.TrainLoop(sess, g, cfg, plan, writer, stop, restored).run()
+            user_hooks.after_create_session(sess)
+            outcome = loop.TrainLoop(
+                sess, g, cfg, plan, writer, stop, restored, hooks=user_hooks
+            ).run()
         finally:
             writer.close()
     return outcome, restored
@@ -235,6 +243,8 @@ def _print_end(cfg: Config, outcome: loop.Outcome, wrote_summary: bool) -> None:
     if not wrote_summary:
         summary_path = "the chief writes run_summary.json"
     step = outcome.global_step
+    if outcome.stopped_by == "hook":
+        print(f"stopped at step {step} by a hook: saved {outcome.checkpoint}")
     if outcome.stopped_by == "signal":
         saved = f"saved {outcome.checkpoint}" if wrote_summary else "the chief keeps the state"
         print(f"stopped at step {step}: {saved}; rerun the same command to resume")

@@ -35,6 +35,11 @@ def main(argv) -> None:
         tf1_main.fail(str(e))
     if cfg.run.init_checkpoint and tf1_main.F.route == "keras":
         tf1_main.fail("--init_checkpoint: the TF2 custom route only (--route=custom)")
+    if cfg.hooks:
+        tf1_main.fail(
+            f"--hooks={cfg.hooks}: TF1 only (SessionRunHooks run around a Session's steps); "
+            "on the TF2 path use Keras callbacks (--route=keras) or code in the custom loop"
+        )
     if cfg.precision.auto_mixed_precision:
         tf1_main.fail(
             "--auto_mixed_precision: TF1 only (it wraps a v1 optimizer for a Session); "
