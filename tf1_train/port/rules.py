@@ -164,8 +164,9 @@ _rule(
 _rule(
     "estimator",
     BREAKS,
-    "tf.estimator went in TF 2.16: write the loop (Session.run with hooks as plain ifs, "
-    "as tf1_train does) or use Keras fit / a custom TF2 loop",
+    "tf.estimator went in TF 2.16: write the loop (a Session.run loop, as tf1_train's, "
+    "which runs the model_fn's training_hooks through --hooks) or use Keras fit / a "
+    "custom TF2 loop",
     LEAVES,
     ROW_ESTIMATOR,
 )
