@@ -75,6 +75,16 @@ def test_moving_statistics_follow_the_mean_over_towers(mode):
         np.testing.assert_array_equal(after[1][k], after[0][k])  # copies identical
 
 
+def test_the_records_move_from_the_graph_into_the_towers():
+    """Left in the graph, the records (NamedTuples) made every checkpoint's
+    MetaGraph export log a serialization warning (seen with --hooks, which
+    turns TensorFlow's logging up)."""
+    with tf.Graph().as_default():
+        built = _build("parameter_server", [0, 1])
+        assert [len(t.moving_stats) for t in built] == [2, 2]
+        assert v1.get_collection(layers.MOVING_STATS) == []
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_gradient_rule_holds_per_tower_with_batch_norm(mode):
     """Two towers of B average what two 1-tower graphs of B compute alone."""

@@ -120,6 +120,9 @@ def build_towers(
     check_same_variables(towers, mode)
     check_losses_are_claimed(towers)
     check_updates_are_claimed(towers)
+    # Each Tower holds its records now; left in the graph, the NamedTuples
+    # make every checkpoint's MetaGraph export log a serialization warning.
+    v1.get_default_graph().clear_collection(MOVING_STATS)
     runs = mode.tower_updates([t.update_ops for t in towers])
     return [t._replace(update_ops=ops) for t, ops in zip(towers, runs)]
 
