@@ -61,18 +61,23 @@ def tower_zero_only(update_ops: Sequence[List[tf.Operation]]) -> List[List[tf.Op
     that assign only variables tower 0's entries assign too."""
     if len(update_ops) < 2:
         return [list(ops) for ops in update_ops]
-    first = frozenset().union(*[written_variables(op) for op in update_ops[0]])
-    kept, dropped = [list(update_ops[0])], []
+    writes_0 = [(op, written_variables(op)) for op in update_ops[0]]
+    writing = [op for op, writes in writes_0 if writes]
+    first = frozenset().union(*[writes for _, writes in writes_0])
+    kept, dropped = [list(update_ops[0])], False
     for ops in update_ops[1:]:
         mine = []
         for op in ops:
             writes = written_variables(op)
-            (dropped if writes and writes <= first else mine).append(op)
+            if writes and writes <= first:
+                dropped = True
+            else:
+                mine.append(op)
         kept.append(mine)
     if dropped:
         n = len(update_ops)
         _say(
-            [op for op in update_ops[0] if written_variables(op)],
+            writing,
             f"tower 0's run, the other towers' are left out (all {n} would assign each "
             f"variable {n} times a step in no fixed order), as tf_cnn_benchmarks did",
         )
