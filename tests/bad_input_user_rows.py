@@ -61,6 +61,7 @@ RULES = [
 
 # The user's own code (tests/user_models/), named as package.module:function.
 _UM = "tests.user_models"
+_EM = f"{_UM}.eval_metrics"
 TWIN = "examples.cifar10_tutorial.model_tf2:Cifar10Tutorial"
 USER_CODE = [
     Bad(
@@ -305,6 +306,28 @@ USER_CODE = [
         "ValueError: this hook wants an Estimator (at "),
     Bad("tf2 hooks", [f"--hooks={_UM}.hooks:counting"], f"--hooks={_UM}.hooks:counting: TF1 only",
         "use Keras callbacks", module=TF2_MAIN),
+    # --eval_metrics: an Estimator's eval_metric_ops (tests/test_eval_metrics.py)
+    Bad("eval_metrics module missing", ["--eval_metrics=no_such_pkg.m:ops"],
+        "--eval_metrics=no_such_pkg.m:ops", "module 'no_such_pkg' not found"),
+    Bad("eval_metrics not a dict", [f"--eval_metrics={_EM}:not_a_dict"],
+        f"--eval_metrics={_EM}:not_a_dict: returned a tuple", "expected {name: (value, update"),
+    Bad("eval_metrics not a pair", [f"--eval_metrics={_EM}:not_a_pair"],
+        f"--eval_metrics={_EM}:not_a_pair: 'accuracy' is a tensor", "not a pair (value, upd"),
+    Bad("eval_metrics not a scalar", [f"--eval_metrics={_EM}:not_a_scalar"],
+        f"--eval_metrics={_EM}:not_a_scalar: 'class_frequencies'", "a metric is a scalar"),
+    Bad("eval_metrics global variable", [f"--eval_metrics={_EM}:global_variable"],
+        f"--eval_metrics={_EM}:global_variable: made global variable 'examples'",
+        "make metric variables local"),
+    Bad("eval_metrics placeholder", [f"--eval_metrics={_EM}:placeholder"],
+        f"--eval_metrics={_EM}:placeholder: makes placeholder", "called as fn(labels, logits)"),
+    Bad("eval_metrics raises", [f"--eval_metrics={_EM}:raises"],
+        f"--eval_metrics={_EM}:raises: raised ValueError", "(at "),
+    Bad("tf2 eval_metrics not a pair", [f"--eval_metrics={_EM}:not_a_pair"],
+        f"--eval_metrics={_EM}:not_a_pair: 'accuracy' is a tensor", "not a pair (value, update_op)",
+        module=TF2_MAIN),
+    Bad("tf2 keras eval_metrics", ["--route=keras", f"--eval_metrics={_EM}:metric_ops"],
+        f"--eval_metrics={_EM}:metric_ops: the TF2 custom route only", "--route=custom",
+        module=TF2_MAIN),
     # --init_checkpoint: a fresh run from a checkpoint's weights (tests/test_warm_start.py)
     Bad("init_checkpoint missing", ["--init_checkpoint={tmp}/none/model.ckpt-5"],
         "--init_checkpoint={tmp}/none/model.ckpt-5", "no checkpoint there"),

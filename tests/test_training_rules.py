@@ -182,7 +182,7 @@ def _accuracy_with(cfg, values):
         for name, var in g.model_variables.items():
             var.load(values[name], sess)
         sess.run(g.post_init_ops)
-        return loop.evaluate(sess, g)
+        return loop.evaluate(sess, g)[0]  # (accuracy, the --eval_metrics values)
 
 
 def _run_tf1(cfg):

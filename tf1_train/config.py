@@ -283,6 +283,7 @@ class Config:
     tf2_model: str = ""  # the TF2 twin of a user model: package.module:Class
     loss: str = ""  # data loss (labels, logits) -> loss: package.module:function
     hooks: str = ""  # fn() -> [SessionRunHook, ...] (hooks.py): package.module:function
+    eval_metrics: str = ""  # fn(labels, logits) -> eval_metric_ops (eval_metrics.py)
     data: DataConfig = DataConfig()
     devices: DeviceConfig = DeviceConfig()
     optimizer: OptimizerConfig = OptimizerConfig()
@@ -297,6 +298,7 @@ class Config:
             ("preprocess", self.data.preprocess),
             ("loss", self.loss),
             ("hooks", self.hooks),
+            ("eval_metrics", self.eval_metrics),
         ):
             _check(
                 not value or models.is_import_path(value),

@@ -18,6 +18,7 @@ from tf1_train import (
     checkpoints,
     data,
     devices,
+    eval_metrics,
     model_casts,
     models,
     optim,
@@ -66,6 +67,7 @@ class TrainGraph(NamedTuple):
     # (as the multi-GPU tutorials kept one tower's); the others' only counted.
     model_summaries: Tuple[tf.Tensor, ...] = ()
     other_tower_summaries: int = 0
+    eval_metrics: Optional[eval_metrics.EvalMetrics] = None  # --eval_metrics
 
 
 class Worker(NamedTuple):
@@ -97,6 +99,7 @@ def build(
     loss: str = "",
     preprocess: Optional[user_input.Preprocess] = None,
     precision_cfg: Optional[PrecisionConfig] = None,
+    metrics: str = "",
 ) -> TrainGraph:
     """Builds the training graph for one process (one worker).
 
@@ -108,6 +111,7 @@ def build(
       preprocess: the user's per-example input function, already checked.
       precision_cfg: what the towers compute in, fp16's loss scale, the
         legacy graph rewrite (precision.py).
+      metrics: the user's eval metrics (package.module:function), or "".
     """
     graph = tf.Graph()
     with graph.as_default(), _on_worker(worker):
@@ -150,7 +154,7 @@ def build(
         if worker and worker.sync_replicas:
             sync_ops = sync.build_ops(opt, global_step, worker.num_workers, worker.index == 0)
         loss = tf.reduce_mean(tf.stack([t.loss for t in built]), name="mean_loss")
-        eval_init, correct, count = _build_eval(
+        eval_init, correct, count, user_metrics = _build_eval(
             model_fn,
             source,
             plan.tower_devices[0],
@@ -158,6 +162,7 @@ def build(
             preprocess,
             precisionlib.with_getter(precision, averages.reading_averages(ema)),
             precision,
+            metrics,
         )
         saved = mode.checkpoint_variables()
         local_init = v1.local_variables_initializer()
@@ -188,6 +193,7 @@ def build(
             loss_scale_state=precisionlib.state(precision),
             model_summaries=built[0].summaries,
             other_tower_summaries=sum(len(t.summaries) for t in built[1:]),
+            eval_metrics=user_metrics,
         )
 
 
@@ -293,10 +299,11 @@ def _all_finite(variables) -> tf.Tensor:
 
 
 def _build_eval(
-    model_fn, source, device, mode, preprocess=None, custom_getter=None, precision=None
+    model_fn, source, device, mode, preprocess=None, custom_getter=None, precision=None, metrics=""
 ):
     """A forward-only replica on tower 0's device, reading the test split
-    (and the weights' moving averages, when ``custom_getter`` reads them)."""
+    (and the weights' moving averages, when ``custom_getter`` reads them),
+    and the user's eval metrics of its float32 logits on the host CPU."""
     with tf.device("/device:CPU:0"), tf.name_scope("eval_input"):
         ds = pipeline.eval_dataset(source, pipeline.EVAL_BATCH, preprocess)
         iterator = v1.data.make_initializable_iterator(ds)
@@ -309,4 +316,8 @@ def _build_eval(
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
         count = tf.size(labels, out_type=tf.int64)
-    return iterator.initializer, correct, count
+    user_metrics = None
+    if metrics:
+        with tf.device("/device:CPU:0"):
+            user_metrics = eval_metrics.build(metrics, labels, tf.cast(logits, tf.float32))
+    return iterator.initializer, correct, count, user_metrics

@@ -16,11 +16,11 @@ from __future__ import annotations
 import array
 import math
 import re
-from typing import Callable, Dict, NamedTuple, Optional, Sequence
+from typing import Callable, Dict, NamedTuple, Optional, Sequence, Tuple
 
 import tensorflow as tf
 
-from tf1_train import checkpoints, devices, placement, report, trace
+from tf1_train import checkpoints, devices, eval_metrics, placement, report, trace
 from tf1_train.config import Config
 from tf1_train.devices import DevicePlan
 from tf1_train.errors import RunFailed
@@ -52,6 +52,7 @@ class Outcome(NamedTuple):
     first_step_done: Optional[float] = None  # perf_counter() when step 1 of this process ended
     median_step_rate: float = 0.0  # examples/sec of the median measured step
     loss_scale: Optional[Dict] = None  # fp16 / auto mixed precision: scale, skipped steps
+    eval_metrics: Optional[Dict] = None  # --eval_metrics' values at the final eval
 
 
 class Role(NamedTuple):
@@ -70,17 +71,24 @@ class Role(NamedTuple):
 SINGLE_PROCESS = Role()
 
 
-def evaluate(sess: v1.Session, g: TrainGraph) -> float:
-    """Accuracy over the whole test split."""
+def evaluate(sess: v1.Session, g: TrainGraph) -> Tuple[float, Dict[str, Optional[float]]]:
+    """Accuracy over the whole test split, and the user's eval metrics
+    (reset first, updated on every batch: Estimator.evaluate's order)."""
     sess.run(g.eval_init)
+    metrics = g.eval_metrics
+    fetches = [g.eval_correct, g.eval_count]
+    if metrics is not None:
+        sess.run(metrics.reset)
+        fetches.append(metrics.update)
     correct = total = 0
     while True:
         try:
-            c, n = sess.run([g.eval_correct, g.eval_count])
+            c, n = sess.run(fetches)[:2]
         except tf.errors.OutOfRangeError:
             break
         correct, total = correct + int(c), total + int(n)
-    return correct / max(total, 1)
+    values = eval_metrics.as_numbers(sess.run(metrics.values)) if metrics is not None else {}
+    return correct / max(total, 1), values
 
 
 def out_of_memory(
@@ -154,6 +162,7 @@ class TrainLoop:
         self.losses = array.array("d")
         self.last_step = self.start
         self.placement: Optional[placement.PlacementReport] = None
+        self.metrics: Optional[Dict] = None  # --eval_metrics at the latest eval
         self._plain_step = sess.make_callable([g.train_op, g.loss, g.learning_rate])
 
     def run(self) -> Outcome:
@@ -251,6 +260,7 @@ class TrainLoop:
             first_step_done=self.display_meter.first_tick,
             median_step_rate=self.display_meter.median_step_rate(),
             loss_scale=self._loss_scale(),
+            eval_metrics=self.metrics if accuracy is not None else None,
         )
 
     def _loss_scale(self) -> Optional[Dict]:
@@ -347,9 +357,11 @@ class TrainLoop:
             self._save(step)
 
     def _evaluate(self, step: int) -> float:
-        accuracy = evaluate(self.sess, self.g)
-        print(f"eval at step {step}: test accuracy {accuracy:.4f}", flush=True)
-        self.writer.scalars(step, {"test_accuracy": accuracy})
+        accuracy, metrics = evaluate(self.sess, self.g)
+        more = eval_metrics.line(metrics)
+        print(f"eval at step {step}: test accuracy {accuracy:.4f}{more}", flush=True)
+        self.writer.scalars(step, {"test_accuracy": accuracy, **eval_metrics.scalars(metrics)})
+        self.metrics = metrics if self.g.eval_metrics is not None else None
         return accuracy
 
     def _save(self, step: int) -> None:

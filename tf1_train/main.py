@@ -65,6 +65,12 @@ flags.DEFINE_string(
     "Your tf.compat.v1.train.SessionRunHooks, package.module:function: fn() -> [hook, ...], "
     "called in the training graph (TF1 path only).",
 )
+flags.DEFINE_string(
+    "eval_metrics",
+    "",
+    "Your eval metrics, package.module:function: fn(labels, logits) -> {name: (value, "
+    "update_op)}, an Estimator's eval_metric_ops (tf.compat.v1.metrics), on both paths.",
+)
 flags.DEFINE_enum("dataset", "digits", cfglib.DATASETS, "Input source.")
 flags.DEFINE_string("data_dir", None, "Files of the dataset in its standard format.")
 flags.DEFINE_boolean("use_synthetic_data", False, "Random tensors made on each tower's device.")

@@ -17,6 +17,7 @@ from tf1_train import (
     checkpoints,
     data,
     devices,
+    eval_metrics,
     graph,
     hooks,
     loop,
@@ -130,6 +131,7 @@ def build(cfg: Config, gpus_found: int | None, worker: graph.Worker | None = Non
         loss=cfg.loss,
         preprocess=preprocess,
         precision_cfg=cfg.precision,
+        metrics=cfg.eval_metrics,
     )
     return plan, source, g
 
@@ -219,6 +221,8 @@ def make_summary(
     )
     if outcome.loss_scale is not None:
         summary.update(outcome.loss_scale)
+    if outcome.eval_metrics is not None:
+        summary["eval_metrics"] = outcome.eval_metrics
     return summary
 
 
@@ -268,6 +272,8 @@ def print_startup(cfg: Config, plan: devices.DevicePlan, g: graph.TrainGraph) ->
             f"input: --preprocess={cfg.data.preprocess} makes each example "
             "(the built-in normalisation and augmentation are off)"
         )
+    if g.eval_metrics is not None:
+        print(eval_metrics.describe(cfg.eval_metrics, g.eval_metrics))
     print(f"train_dir: {cfg.run.train_dir}", flush=True)
 
 

@@ -297,10 +297,16 @@ def describe_failure(error: Exception) -> str:
 
 def import_user_code(cfg, tf2: bool = False) -> None:
     """Imports every ``package.module:function`` the run names (model,
-    preprocess, loss, hooks and, for the TF2 path, the twin) before anything is
-    built or written: the first that fails is one UserError line."""
+    preprocess, loss, hooks, eval metrics and, for the TF2 path, the twin)
+    before anything is built or written: the first that fails is one
+    UserError line."""
     get_model(cfg.model)
-    refs = {"preprocess": cfg.data.preprocess, "loss": cfg.loss, "hooks": cfg.hooks}
+    refs = {
+        "preprocess": cfg.data.preprocess,
+        "loss": cfg.loss,
+        "hooks": cfg.hooks,
+        "eval_metrics": cfg.eval_metrics,
+    }
     if tf2:
         refs["tf2_model"] = cfg.tf2_model
     for flag, ref in refs.items():

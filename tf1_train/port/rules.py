@@ -165,8 +165,8 @@ _rule(
     "estimator",
     BREAKS,
     "tf.estimator went in TF 2.16: write the loop (a Session.run loop, as tf1_train's, "
-    "which runs the model_fn's training_hooks through --hooks) or use Keras fit / a "
-    "custom TF2 loop",
+    "which runs the model_fn's training_hooks through --hooks and its eval_metric_ops "
+    "through --eval_metrics) or use Keras fit / a custom TF2 loop",
     LEAVES,
     ROW_ESTIMATOR,
 )

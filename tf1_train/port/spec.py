@@ -67,7 +67,7 @@ def make_config(
         ),
         "precision": cfglib.PrecisionConfig(),
     }
-    top = {k: kw.pop(k) for k in ("loss", "tf2_model", "hooks") if k in kw}
+    top = {k: kw.pop(k) for k in ("loss", "tf2_model", "hooks", "eval_metrics") if k in kw}
     for key, value in kw.items():
         for name, section in sections.items():
             if key in {f.name for f in dataclasses.fields(section)}:

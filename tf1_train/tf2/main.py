@@ -40,6 +40,11 @@ def main(argv) -> None:
             f"--hooks={cfg.hooks}: TF1 only (SessionRunHooks run around a Session's steps); "
             "on the TF2 path use Keras callbacks (--route=keras) or code in the custom loop"
         )
+    if cfg.eval_metrics and tf1_main.F.route == "keras":
+        tf1_main.fail(
+            f"--eval_metrics={cfg.eval_metrics}: the TF2 custom route only (--route=custom): "
+            "Keras evaluate() runs its own compiled metrics"
+        )
     if cfg.precision.auto_mixed_precision:
         tf1_main.fail(
             "--auto_mixed_precision: TF1 only (it wraps a v1 optimizer for a Session); "

@@ -29,7 +29,7 @@ class Steps(NamedTuple):
 
     train: Callable  # (uint8 global batch images, labels) -> mean loss
     train_on_replicas: Callable  # (PerReplica images, labels) -> mean loss
-    eval: Callable  # (uint8 images, labels) -> (correct, count)
+    eval: Callable  # (uint8 images, labels) -> (correct, count, float32 logits)
 
 
 def make_steps(
@@ -184,7 +184,8 @@ def synthetic_batches(
 def make_eval_step(
     model: models.Model, scale: Optional[float], compute: tf.DType = tf.float32
 ) -> Callable:
-    """``(uint8 images, labels) -> (correct, count)`` with moving statistics."""
+    """``(uint8 images, labels) -> (correct, count, float32 logits)`` with
+    moving statistics (the logits for --eval_metrics)."""
 
     @tf.function
     def eval_step(images, labels):
@@ -192,6 +193,6 @@ def make_eval_step(
         logits = outputs.logits_of(model(x, training=False))
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
-        return correct, tf.size(labels, out_type=tf.int64)
+        return correct, tf.size(labels, out_type=tf.int64), tf.cast(logits, tf.float32)
 
     return eval_step

@@ -5,11 +5,11 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import tensorflow as tf
 
-from tf1_train import data, devices, prelude, report, warm_start
+from tf1_train import data, devices, eval_metrics, prelude, report, warm_start
 from tf1_train import models as tf1_models
 from tf1_train.config import Config
 from tf1_train.data import pipeline, user_input
@@ -33,6 +33,7 @@ class Trainer(NamedTuple):
     preprocess: Optional[user_input.Preprocess] = None  # --preprocess, checked
     averages: Optional[WeightAverages] = None  # --moving_average_decay
     loss_scale: Optional[precisionlib.LossScale] = None  # --precision=fp16
+    metrics: Optional[eval_metrics.Fed] = None  # --eval_metrics, in a graph of its own
 
     def state_by_name(self) -> Dict[str, tf.Variable]:
         """Model variables, optimizer state, loss scale and weight averages, by
@@ -86,7 +87,10 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
         clip_norm=oc.gradient_clip_norm, averages=averages,
         compute=precisionlib.compute_type(cfg.precision.precision), loss_scale=loss_scale,
     )  # fmt: skip
-    return Trainer(strategy, plan, model, opt, compiled, pre, averages, loss_scale)
+    fed = eval_metrics.Fed(cfg.eval_metrics, source.num_classes) if cfg.eval_metrics else None
+    if fed is not None:
+        print(eval_metrics.describe(cfg.eval_metrics, fed.metrics), flush=True)
+    return Trainer(strategy, plan, model, opt, compiled, pre, averages, loss_scale, fed)
 
 
 def _warm_start(cfg: Config, trainer: Trainer, fresh: bool) -> None:
@@ -144,8 +148,8 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     losses, meter = train_loop(trainer, cfg, source, start, writer)
     step = int(trainer.optimizer.step.numpy())
     checkpoint.save(cfg.run.train_dir, trainer.state_by_name(), step)
-    accuracy = evaluate(trainer, source)
-    writer.scalars(step, {"test_accuracy": accuracy})
+    accuracy, metrics = evaluate(trainer, source)
+    writer.scalars(step, {"test_accuracy": accuracy, **eval_metrics.scalars(metrics)})
     writer.close()
     summary = report.run_summary(
         cfg=cfg,
@@ -164,6 +168,9 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     )
     if trainer.loss_scale is not None:
         summary.update(trainer.loss_scale.values())
+    if trainer.metrics is not None:
+        summary["eval_metrics"] = metrics
+        print(f"eval at step {step}: test accuracy {accuracy:.4f}{eval_metrics.line(metrics)}")
     finish(cfg, summary, accuracy)
     return RunResult(summary, losses)
 
@@ -258,17 +265,23 @@ def _batches(trainer: Trainer, cfg: Config, source, start: int, todo: int):
         yield from ds.take(todo)
 
 
-def evaluate(trainer: Trainer, source) -> float:
-    """Test-set accuracy, with the weights' moving averages if there are any."""
+def evaluate(trainer: Trainer, source) -> Tuple[float, Dict[str, Optional[float]]]:
+    """Test-set accuracy, with the weights' moving averages if there are any,
+    and the user's eval metrics fed each batch's labels and logits."""
     correct = total = 0
+    fed = trainer.metrics
+    if fed is not None:
+        fed.reset()
     averaged = trainer.averages.swapped_in() if trainer.averages else contextlib.nullcontext()
     with averaged:
         for images, labels in pipeline.eval_dataset(
             source, pipeline.EVAL_BATCH, trainer.preprocess
         ):
-            c, n = trainer.steps.eval(images, labels)
+            c, n, logits = trainer.steps.eval(images, labels)
             correct, total = correct + int(c), total + int(n)
-    return correct / max(total, 1)
+            if fed is not None:
+                fed.update(labels.numpy(), logits.numpy())
+    return correct / max(total, 1), fed.result() if fed is not None else {}
 
 
 def variable_devices(variables) -> Dict[str, int]:
