@@ -47,21 +47,22 @@ def _tensors(prefix):
     return {name: reader.get_tensor(name) for name in reader.get_variable_to_shape_map()}
 
 
-def _sigterm_then_rerun(train_dir, out_path):
-    proc = start_cli(TRAIN + [f"--train_dir={train_dir}"], out_path)
+def _sigterm_then_rerun(train_dir, out_path, module="tf1_train.main"):
+    proc = start_cli(TRAIN + [f"--train_dir={train_dir}"], out_path, module=module)
     wait_for_line(proc, out_path, r"^step 30/400 ")
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=120) == 128 + signal.SIGTERM, out_path.read_text()[-3000:]
     stopped = _summary(train_dir)
-    resumed = run_cli(TRAIN + [f"--train_dir={train_dir}"])
+    resumed = run_cli(TRAIN + [f"--train_dir={train_dir}"], module=module)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     return stopped, resumed
 
 
-def test_sigterm_then_rerun_ends_bit_identical_to_an_uninterrupted_run(tmp_path):
-    whole = run_cli(TRAIN + [f"--train_dir={tmp_path / 'whole'}"])
+@pytest.mark.parametrize("module", ["tf1_train.main", "tf1_train.tf2.main"])
+def test_sigterm_then_rerun_ends_bit_identical_to_an_uninterrupted_run(tmp_path, module):
+    whole = run_cli(TRAIN + [f"--train_dir={tmp_path / 'whole'}"], module=module)
     assert whole.returncode == 0, whole.stderr[-3000:]
-    stopped, resumed = _sigterm_then_rerun(tmp_path / "cut", tmp_path / "cut.out")
+    stopped, resumed = _sigterm_then_rerun(tmp_path / "cut", tmp_path / "cut.out", module)
 
     k = stopped["global_step"]
     assert stopped["stopped_by"] == "signal" and 30 <= k < 400

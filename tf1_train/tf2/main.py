@@ -13,11 +13,13 @@ Docs: README.md and docs/TF2.md in the repository.
 
 from __future__ import annotations
 
+import sys
+
 from absl import app, flags
 
 from tf1_train import env, models, warm_start
 from tf1_train import main as tf1_main
-from tf1_train.errors import UserError
+from tf1_train.errors import UserError, signal_status
 
 flags.DEFINE_enum(
     "route",
@@ -45,6 +47,16 @@ def main(argv) -> None:
             f"--eval_metrics={cfg.eval_metrics}: the TF2 custom route only (--route=custom): "
             "Keras evaluate() runs its own compiled metrics"
         )
+    if tf1_main.F.route == "keras" and (
+        cfg.run.eval_every or cfg.run.save_checkpoint_steps < cfg.run.train_steps
+    ):
+        print(
+            "warning: --route=keras saves and evaluates once, at the end: "
+            "--save_checkpoint_steps, --eval_every and a save on SIGTERM are the custom "
+            "route's (--route=custom)",
+            file=sys.stderr,
+            flush=True,
+        )
     if cfg.precision.auto_mixed_precision:
         tf1_main.fail(
             "--auto_mixed_precision: TF1 only (it wraps a v1 optimizer for a Session); "
@@ -71,9 +83,11 @@ def main(argv) -> None:
             warm_start.resolve(cfg.run.init_checkpoint)
         tf2_models.check_twin(cfg.model, cfg.tf2_model)
         with prelude.writing_train_dir(cfg):  # one writer per train_dir, as on TF1
-            run(cfg)
+            result = run(cfg)
     except UserError as e:
         tf1_main.fail(str(e))
+    if result.stop_signal:  # saved: 128 + N, as the TF1 entry point
+        sys.exit(signal_status(result.stop_signal))
 
 
 if __name__ == "__main__":

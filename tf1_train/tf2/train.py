@@ -9,7 +9,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import tensorflow as tf
 
-from tf1_train import data, devices, eval_metrics, prelude, report, warm_start
+from tf1_train import data, devices, eval_metrics, prelude, report, signals, warm_start
 from tf1_train import models as tf1_models
 from tf1_train.config import Config
 from tf1_train.data import pipeline, user_input
@@ -46,6 +46,7 @@ class Trainer(NamedTuple):
 class RunResult(NamedTuple):
     summary: Dict
     losses: List[float]
+    stop_signal: Optional[str] = None  # the signal that stopped the run (main exits 128 + N)
 
 
 def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
@@ -134,7 +135,12 @@ def _loss_scale(cfg: Config) -> Optional[precisionlib.LossScale]:
 
 
 def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
-    """Trains per ``cfg`` the TF2 way; writes ``<train_dir>/run_summary.json``."""
+    """Trains per ``cfg`` the TF2 way; writes ``<train_dir>/run_summary.json``.
+
+    As the TF1 loop: a checkpoint every --save_checkpoint_steps and an eval
+    every --eval_every global steps; SIGTERM/SIGINT end the step, save, write
+    the summary (``stopped_by: signal``) and leave the exit status to main.
+    """
     wall_start = time.perf_counter()
     source = prelude.start(cfg)
     trainer = build(cfg, source, gpus_found)
@@ -145,11 +151,14 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
         trainer.loss_scale.keep_fixed()
     _warm_start(cfg, trainer, fresh)
     writer = scalar_writer(cfg)
-    losses, meter = train_loop(trainer, cfg, source, start, writer)
-    step = int(trainer.optimizer.step.numpy())
-    checkpoint.save(cfg.run.train_dir, trainer.state_by_name(), step)
-    accuracy, metrics = evaluate(trainer, source)
-    writer.scalars(step, {"test_accuracy": accuracy, **eval_metrics.scalars(metrics)})
+    with signals.graceful_stop() as stop:
+        between = _Between(trainer, cfg, source, writer, stop)
+        losses, meter = train_loop(trainer, cfg, source, start, writer, between.after_step)
+        step = int(trainer.optimizer.step.numpy())
+        saved = checkpoint.save(cfg.run.train_dir, trainer.state_by_name(), step)
+        accuracy, metrics = None, None
+        if not stop.requested:
+            accuracy, metrics = between.evaluate(step)
     writer.close()
     summary = report.run_summary(
         cfg=cfg,
@@ -163,20 +172,59 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
         median_step_rate=meter.median_step_rate(),
         wall_start=wall_start,
         first_step_done=meter.first_tick,
-        stopped_by="train_steps",
+        stopped_by="signal" if stop.requested else "train_steps",
         tf_version=tf.__version__,
     )
+    summary.update(resumed_from_step=start, checkpoint=saved)
     if trainer.loss_scale is not None:
         summary.update(trainer.loss_scale.values())
-    if trainer.metrics is not None:
+    if trainer.metrics is not None and metrics is not None:
         summary["eval_metrics"] = metrics
-        print(f"eval at step {step}: test accuracy {accuracy:.4f}{eval_metrics.line(metrics)}")
+    if stop.requested:
+        print(f"stopped at step {step}: saved {saved}; rerun the same command to resume")
     finish(cfg, summary, accuracy)
-    return RunResult(summary, losses)
+    return RunResult(summary, losses, stop.signal_name)
 
 
-def finish(cfg: Config, summary: Dict, accuracy: float) -> None:
+class _Between:
+    """What the TF1 loop does between steps, for the custom loop: keyed to the
+    global step, so a resumed run saves and evaluates at the same steps."""
+
+    def __init__(self, trainer: Trainer, cfg: Config, source, writer, stop):
+        self.trainer, self.cfg, self.source, self.writer, self.stop = (
+            trainer, cfg, source, writer, stop,
+        )  # fmt: skip
+
+    def after_step(self, step: int) -> bool:
+        """True: stop now (a signal arrived during the step, save or eval)."""
+        run = self.cfg.run
+        if step < run.train_steps and not self.stop.requested:
+            if step % run.save_checkpoint_steps == 0:
+                checkpoint.save(run.train_dir, self.trainer.state_by_name(), step)
+            if run.eval_every and step % run.eval_every == 0:
+                self.evaluate(step)
+        if self.stop.requested:
+            print(
+                f"{self.stop.signal_name} received: stopping after step {step} "
+                "(a second signal ends the process at once)",
+                flush=True,
+            )
+        return self.stop.requested
+
+    def evaluate(self, step: int):
+        """The eval line and scalars, as the TF1 loop's: (accuracy, metrics)."""
+        accuracy, metrics = evaluate(self.trainer, self.source)
+        more = eval_metrics.line(metrics)
+        print(f"eval at step {step}: test accuracy {accuracy:.4f}{more}", flush=True)
+        self.writer.scalars(step, {"test_accuracy": accuracy, **eval_metrics.scalars(metrics)})
+        return accuracy, metrics
+
+
+def finish(cfg: Config, summary: Dict, accuracy: Optional[float]) -> None:
     report.write_json_atomic(os.path.join(cfg.run.train_dir, "run_summary.json"), summary)
+    if accuracy is None:  # stopped by a signal: no final eval, as on TF1
+        print(f"done: global step {summary['global_step']}  ({cfg.run.train_dir}/run_summary.json)")
+        return
     print(f"test accuracy {accuracy:.4f}  ({cfg.run.train_dir}/run_summary.json)")
 
 
@@ -217,8 +265,9 @@ class Progress:
             self.writer.scalars(step, {**values, **(self.extra() if self.extra else {})})
 
 
-def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None):
-    """Steps from ``start`` to --train_steps; returns (losses, throughput meter)."""
+def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None, after_step=None):
+    """Steps from ``start`` to --train_steps, or until ``after_step(global
+    step)`` returns True; returns (losses, throughput meter)."""
     ls = trainer.loss_scale
     progress = Progress(cfg, start, writer, ls.values if ls is not None else None)
     lr = lambda: float(optim.learning_rate(cfg.optimizer, trainer.optimizer.step))  # noqa: E731
@@ -235,6 +284,13 @@ def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None):
                 due.assign(want)
                 held = want
             progress.step_done(float(_train(trainer, cfg)(images, labels)), lr)
+            if after_step is None:
+                continue
+            if held != -1:  # an eval's forward passes record no training summaries
+                due.assign(-1)
+                held = -1
+            if after_step(step):
+                break
     return progress.losses, progress.meter
 
 
