@@ -76,7 +76,8 @@ def test_second_signal_exits_at_once_and_leaves_every_file_whole(tmp_path):
     assert f"resuming from {found[0]}" in again.stdout
 
 
-def test_nan_loss_stops_with_one_line_and_keeps_the_last_good_checkpoint(tmp_path):
+@pytest.mark.parametrize("module", ["tf1_train.main", "tf1_train.tf2.main"])
+def test_nan_loss_stops_with_one_line_and_keeps_the_last_good_checkpoint(tmp_path, module):
     out = run_cli(
         [
             "--model=mlp",
@@ -84,7 +85,8 @@ def test_nan_loss_stops_with_one_line_and_keeps_the_last_good_checkpoint(tmp_pat
             "--train_steps=200",
             "--save_checkpoint_steps=1",
             f"--train_dir={tmp_path}",
-        ]
+        ],
+        module=module,
     )
     assert out.returncode == 3 and "Traceback" not in out.stderr
     (error,) = [line for line in out.stderr.splitlines() if line.startswith("error: ")]
@@ -152,9 +154,9 @@ def test_trace_file_in_a_missing_directory_fails_before_training(tmp_path):
     assert not (tmp_path / "run" / "run_summary.json").exists()
 
 
-def test_state_with_inf_variables_is_never_saved_even_if_the_loss_was_finite(tmp_path):
-    # A momentum slot full of Inf leaves step 3's loss finite (the slot only
-    # enters the update) but makes the weights Inf after it.
+def _poisoned_checkpoint(tmp_path):
+    """A step-2 checkpoint whose momentum slot is all Inf: step 3's loss is
+    finite (the slot only enters the update) but the weights are Inf after it."""
     cfg = small_config(tmp_path, steps=4, optimizer="momentum", save_checkpoint_steps=1)
     plan = devices.plan_devices(cfg.devices, 0)
     g = graph.build(
@@ -169,9 +171,27 @@ def test_state_with_inf_variables_is_never_saved_even_if_the_loss_was_finite(tmp
         sess.run(poison)
         assert not sess.run(g.variables_finite)
         g.saver.save(sess, str(tmp_path / "model.ckpt"), global_step=2)
+    return cfg
 
+
+def test_state_with_inf_variables_is_never_saved_even_if_the_loss_was_finite(tmp_path):
+    cfg = _poisoned_checkpoint(tmp_path)
     with pytest.raises(TrainingDiverged) as e:
         train.run(cfg, gpus_found=0)
     assert str(e.value).startswith("variables hold NaN or Inf after step 3: ")
     assert "last good checkpoint: " + str(tmp_path / "model.ckpt-2") in str(e.value)
     assert [p.rsplit("-", 1)[1] for p in checkpoints.find(str(tmp_path))] == ["2"]
+
+
+def test_the_tf2_path_never_saves_inf_variables_either(tmp_path):
+    cfg = _poisoned_checkpoint(tmp_path)
+    flags = ["--model=mlp", "--optimizer=momentum", "--batch_size=16", "--train_steps=4",
+             "--save_checkpoint_steps=1", f"--train_dir={tmp_path}"]  # fmt: skip
+    assert cfg.data.batch_size == 16 and cfg.model == "mlp"
+    out = run_cli(flags, module="tf1_train.tf2.main")
+    assert out.returncode == 3 and "Traceback" not in out.stderr
+    (error,) = [line for line in out.stderr.splitlines() if line.startswith("error: ")]
+    assert error.startswith("error: variables hold NaN or Inf after step 3: ")
+    assert "last good checkpoint: " + str(tmp_path / "model.ckpt-2") in error
+    assert [p.rsplit("-", 1)[1] for p in checkpoints.find(str(tmp_path))] == ["2"]
+    assert json.loads((tmp_path / "run_summary.json").read_text())["stopped_by"] == "diverged"

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from tests.conftest import start_cli
 from tests.test_cli import SPEC_KEYS
 
 
@@ -46,13 +47,20 @@ def test_both_paths_write_tensorboard_scalars_at_the_same_steps(cli, tmp_path):
     from tensorboard.backend.event_processing import event_accumulator as ea
 
     args = ["--model=mlp", "--train_steps=5", "--save_summary_steps=2", "--num_warmup_steps=0"]
-    for module, name in (("tf1_train.main", "tf1"), ("tf1_train.tf2.main", "tf2")):
-        out = cli([*args, f"--train_dir={tmp_path / name}"], module=module)
-        assert out.returncode == 0, out.stderr[-3000:]
+    runs = {
+        name: start_cli([*args, f"--train_dir={tmp_path / name}"], _log(tmp_path, name), module)
+        for module, name in (("tf1_train.main", "tf1"), ("tf1_train.tf2.main", "tf2"))
+    }
+    for name, proc in runs.items():
+        assert proc.wait(timeout=240) == 0, _log(tmp_path, name).read_text()[-3000:]
     tf1 = ea.EventAccumulator(str(tmp_path / "tf1")).Reload()
     tf2 = ea.EventAccumulator(str(tmp_path / "tf2"), size_guidance={ea.TENSORS: 0}).Reload()
     assert [e.step for e in tf1.Scalars("loss")] == [2, 4, 5]
     assert [e.step for e in tf2.Tensors("loss")] == [2, 4, 5]
+
+
+def _log(tmp_path, name):
+    return tmp_path / f"{name}.out"
 
 
 def _eval_lines(stdout):
@@ -65,18 +73,25 @@ def test_both_paths_save_and_evaluate_at_the_same_steps(cli, tmp_path):
     paths are bit-identical); Keras fit says in one line that it does not."""
     args = ["--model=mlp", "--train_steps=12", "--save_checkpoint_steps=4", "--eval_every=6",
             "--deterministic", "--display_every=12"]  # fmt: skip
+    runs = {  # side by side: each is mostly TensorFlow's import
+        name: start_cli(
+            [*args, *extra, f"--train_dir={tmp_path / name}"], _log(tmp_path, name), module
+        )
+        for name, module, extra in (
+            ("tf1", "tf1_train.main", []),
+            ("tf2", "tf1_train.tf2.main", []),
+            ("keras", "tf1_train.tf2.main", ["--route=keras"]),
+        )
+    }
     found = {}
-    for module in ("tf1_train.main", "tf1_train.tf2.main"):
-        out = cli([*args, f"--train_dir={tmp_path / module}"], module=module)
-        assert out.returncode == 0, out.stderr[-3000:]
-        saved = sorted(p.name for p in (tmp_path / module).glob("model.ckpt-*.index"))
-        found[module] = (saved, _eval_lines(out.stdout))
-    saved, evals = found["tf1_train.main"]
+    for name, proc in runs.items():
+        assert proc.wait(timeout=240) == 0, _log(tmp_path, name).read_text()[-3000:]
+        saved = sorted(p.name for p in (tmp_path / name).glob("model.ckpt-*.index"))
+        found[name] = (saved, _eval_lines(_log(tmp_path, name).read_text()))
+    saved, evals = found["tf1"]
     assert saved == ["model.ckpt-12.index", "model.ckpt-4.index", "model.ckpt-8.index"]
     assert [line.split(":")[0] for line in evals] == ["eval at step 6", "eval at step 12"]
-    assert found["tf1_train.tf2.main"] == found["tf1_train.main"]
-    keras = cli([*args, "--route=keras", f"--train_dir={tmp_path / 'keras'}"],
-                module="tf1_train.tf2.main")  # fmt: skip
-    assert keras.returncode == 0, keras.stderr[-3000:]
-    (warning,) = [line for line in keras.stderr.splitlines() if "--route=keras saves" in line]
+    assert found["tf2"] == found["tf1"]
+    keras = _log(tmp_path, "keras").read_text()
+    (warning,) = [line for line in keras.splitlines() if "--route=keras saves" in line]
     assert warning.startswith("warning: ") and "--eval_every" in warning

@@ -19,7 +19,7 @@ from absl import app, flags
 
 from tf1_train import env, models, warm_start
 from tf1_train import main as tf1_main
-from tf1_train.errors import UserError, signal_status
+from tf1_train.errors import EXIT_DIVERGED, TrainingDiverged, UserError, signal_status
 
 flags.DEFINE_enum(
     "route",
@@ -86,6 +86,8 @@ def main(argv) -> None:
             result = run(cfg)
     except UserError as e:
         tf1_main.fail(str(e))
+    except TrainingDiverged as e:
+        tf1_main.fail(str(e), EXIT_DIVERGED)
     if result.stop_signal:  # saved: 128 + N, as the TF1 entry point
         sys.exit(signal_status(result.stop_signal))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import time
 from typing import Dict, List, NamedTuple, Optional, Tuple
@@ -13,9 +14,9 @@ from tf1_train import data, devices, eval_metrics, prelude, report, signals, war
 from tf1_train import models as tf1_models
 from tf1_train.config import Config
 from tf1_train.data import pipeline, user_input
-from tf1_train.errors import UserError
+from tf1_train.errors import TrainingDiverged, UserError
 from tf1_train.models import outputs
-from tf1_train.tf2 import checkpoint, models, optim, steps
+from tf1_train.tf2 import cadence, checkpoint, models, optim, steps
 from tf1_train.tf2 import precision as precisionlib
 from tf1_train.tf2.averages import WeightAverages
 from tf1_train.tf2.strategy import make_strategy
@@ -137,28 +138,27 @@ def _loss_scale(cfg: Config) -> Optional[precisionlib.LossScale]:
 def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
     """Trains per ``cfg`` the TF2 way; writes ``<train_dir>/run_summary.json``.
 
-    As the TF1 loop: a checkpoint every --save_checkpoint_steps and an eval
-    every --eval_every global steps; SIGTERM/SIGINT end the step, save, write
-    the summary (``stopped_by: signal``) and leave the exit status to main.
+    Saves, evaluates and stops as the TF1 loop (cadence.py); raises
+    TrainingDiverged after a NaN/Inf stop (the summary written first) and
+    leaves a signal's exit status to main.
     """
     wall_start = time.perf_counter()
     source = prelude.start(cfg)
     trainer = build(cfg, source, gpus_found)
     prelude.warn_about_devices(trainer.plan)
-    fresh = checkpoint.latest(cfg.run.train_dir) is None
+    restored = checkpoint.latest(cfg.run.train_dir)
     start = checkpoint.restore_latest(cfg.run.train_dir, trainer.state_by_name())
-    if trainer.loss_scale is not None and not fresh:
+    if trainer.loss_scale is not None and restored is not None:
         trainer.loss_scale.keep_fixed()
-    _warm_start(cfg, trainer, fresh)
+    _warm_start(cfg, trainer, restored is None)
     writer = scalar_writer(cfg)
     with signals.graceful_stop() as stop:
-        between = _Between(trainer, cfg, source, writer, stop)
+        between = cadence.Between(
+            cfg, trainer.state_by_name, lambda: evaluate(trainer, source), writer, stop, restored
+        )
         losses, meter = train_loop(trainer, cfg, source, start, writer, between.after_step)
         step = int(trainer.optimizer.step.numpy())
-        saved = checkpoint.save(cfg.run.train_dir, trainer.state_by_name(), step)
-        accuracy, metrics = None, None
-        if not stop.requested:
-            accuracy, metrics = between.evaluate(step)
+        stopped_by = between.end(step)
     writer.close()
     summary = report.run_summary(
         cfg=cfg,
@@ -166,58 +166,27 @@ def run(cfg: Config, gpus_found: int | None = None) -> RunResult:
         variable_update="mirrored",
         variable_devices=variable_devices(trainer.model.by_name.values()),
         global_step=step,
-        final_loss=losses[-1] if losses else None,
-        test_accuracy=accuracy,
+        final_loss=losses[-1] if losses and math.isfinite(losses[-1]) else None,
+        test_accuracy=between.accuracy,
         examples_per_sec=meter.overall_rate(),
         median_step_rate=meter.median_step_rate(),
         wall_start=wall_start,
         first_step_done=meter.first_tick,
-        stopped_by="signal" if stop.requested else "train_steps",
+        stopped_by=stopped_by,
         tf_version=tf.__version__,
     )
-    summary.update(resumed_from_step=start, checkpoint=saved)
+    summary.update(resumed_from_step=start, checkpoint=between.checkpoint)
     if trainer.loss_scale is not None:
         summary.update(trainer.loss_scale.values())
-    if trainer.metrics is not None and metrics is not None:
-        summary["eval_metrics"] = metrics
-    if stop.requested:
-        print(f"stopped at step {step}: saved {saved}; rerun the same command to resume")
-    finish(cfg, summary, accuracy)
+    if trainer.metrics is not None and between.metrics is not None:
+        summary["eval_metrics"] = between.metrics
+    finish(cfg, summary, between.accuracy)
+    if between.diverged is not None:
+        raise TrainingDiverged(
+            f"{between.diverged}: training stopped and that state was not saved; last good "
+            f"checkpoint: {between.checkpoint or 'none was saved'}; try a lower --learning_rate"
+        )
     return RunResult(summary, losses, stop.signal_name)
-
-
-class _Between:
-    """What the TF1 loop does between steps, for the custom loop: keyed to the
-    global step, so a resumed run saves and evaluates at the same steps."""
-
-    def __init__(self, trainer: Trainer, cfg: Config, source, writer, stop):
-        self.trainer, self.cfg, self.source, self.writer, self.stop = (
-            trainer, cfg, source, writer, stop,
-        )  # fmt: skip
-
-    def after_step(self, step: int) -> bool:
-        """True: stop now (a signal arrived during the step, save or eval)."""
-        run = self.cfg.run
-        if step < run.train_steps and not self.stop.requested:
-            if step % run.save_checkpoint_steps == 0:
-                checkpoint.save(run.train_dir, self.trainer.state_by_name(), step)
-            if run.eval_every and step % run.eval_every == 0:
-                self.evaluate(step)
-        if self.stop.requested:
-            print(
-                f"{self.stop.signal_name} received: stopping after step {step} "
-                "(a second signal ends the process at once)",
-                flush=True,
-            )
-        return self.stop.requested
-
-    def evaluate(self, step: int):
-        """The eval line and scalars, as the TF1 loop's: (accuracy, metrics)."""
-        accuracy, metrics = evaluate(self.trainer, self.source)
-        more = eval_metrics.line(metrics)
-        print(f"eval at step {step}: test accuracy {accuracy:.4f}{more}", flush=True)
-        self.writer.scalars(step, {"test_accuracy": accuracy, **eval_metrics.scalars(metrics)})
-        return accuracy, metrics
 
 
 def finish(cfg: Config, summary: Dict, accuracy: Optional[float]) -> None:
@@ -267,7 +236,7 @@ class Progress:
 
 def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None, after_step=None):
     """Steps from ``start`` to --train_steps, or until ``after_step(global
-    step)`` returns True; returns (losses, throughput meter)."""
+    step, loss)`` returns True; returns (losses, throughput meter)."""
     ls = trainer.loss_scale
     progress = Progress(cfg, start, writer, ls.values if ls is not None else None)
     lr = lambda: float(optim.learning_rate(cfg.optimizer, trainer.optimizer.step))  # noqa: E731
@@ -283,13 +252,14 @@ def train_loop(trainer: Trainer, cfg: Config, source, start: int, writer=None, a
             if want != held:
                 due.assign(want)
                 held = want
-            progress.step_done(float(_train(trainer, cfg)(images, labels)), lr)
+            loss = float(_train(trainer, cfg)(images, labels))
+            progress.step_done(loss, lr)
             if after_step is None:
                 continue
             if held != -1:  # an eval's forward passes record no training summaries
                 due.assign(-1)
                 held = -1
-            if after_step(step):
+            if after_step(step, loss):
                 break
     return progress.losses, progress.meter
 
