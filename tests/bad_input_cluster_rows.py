@@ -32,6 +32,13 @@ CLUSTER = [
     Bad("hosts without job_name", [PS, WORKERS], "--ps_hosts", "without --job_name"),
     Bad("sync_replicas without cluster", ["--sync_replicas"], "--sync_replicas", "needs a cluster"),
     Bad(
+        "tf2 in a cluster",
+        WORKER,
+        "--job_name=worker: a ps/worker cluster is the TF1 entry point's",
+        "the TF2 path trains in one process",
+        module="tf1_train.tf2.main",
+    ),
+    Bad(
         "hooks in a cluster",
         WORKER + ["--hooks=tests.user_models.hooks:counting"],
         "--hooks",

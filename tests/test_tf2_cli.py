@@ -11,9 +11,14 @@ from tests.test_cli import SPEC_KEYS
 @pytest.mark.parametrize("route", ["custom", "keras"])
 def test_tf2_cli_writes_the_same_summary(cli, tmp_path, route):
     args = ["--num_gpus=2", "--train_steps=40", "--display_every=20", f"--route={route}"]
+    # A TF1 flagfile's session options: threads honoured, the others named.
+    args += ["--intra_op_threads=1", "--xla", "--variable_update=replicated"]
     out = cli(args + [f"--train_dir={tmp_path}"], module="tf1_train.tf2.main")
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stderr.count("warning: no GPU found") == 1
+    (unused,) = [line for line in out.stderr.splitlines() if "does not use" in line]
+    assert unused.startswith("warning: the TF2 path does not use --variable_update=replicated, ")
+    assert "--xla=True (TF1 session" in unused and "threads" not in unused
     assert "step 40/40" in out.stdout
     summary = json.loads((tmp_path / "run_summary.json").read_text())
     assert SPEC_KEYS <= set(summary)

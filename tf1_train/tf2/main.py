@@ -20,6 +20,7 @@ from absl import app, flags
 from tf1_train import env, models, warm_start
 from tf1_train import main as tf1_main
 from tf1_train.errors import EXIT_DIVERGED, TrainingDiverged, UserError, signal_status
+from tf1_train.tf2 import flag_checks
 
 flags.DEFINE_enum(
     "route",
@@ -35,38 +36,21 @@ def main(argv) -> None:
         cfg = tf1_main.config_from_flags()
     except UserError as e:
         tf1_main.fail(str(e))
-    if cfg.run.init_checkpoint and tf1_main.F.route == "keras":
-        tf1_main.fail("--init_checkpoint: the TF2 custom route only (--route=custom)")
-    if cfg.hooks:
-        tf1_main.fail(
-            f"--hooks={cfg.hooks}: TF1 only (SessionRunHooks run around a Session's steps); "
-            "on the TF2 path use Keras callbacks (--route=keras) or code in the custom loop"
-        )
-    if cfg.eval_metrics and tf1_main.F.route == "keras":
-        tf1_main.fail(
-            f"--eval_metrics={cfg.eval_metrics}: the TF2 custom route only (--route=custom): "
-            "Keras evaluate() runs its own compiled metrics"
-        )
-    if tf1_main.F.route == "keras" and (
-        cfg.run.eval_every or cfg.run.save_checkpoint_steps < cfg.run.train_steps
-    ):
-        print(
-            "warning: --route=keras saves and evaluates once, at the end: "
-            "--save_checkpoint_steps, --eval_every and a save on SIGTERM are the custom "
-            "route's (--route=custom)",
-            file=sys.stderr,
-            flush=True,
-        )
-    if cfg.precision.auto_mixed_precision:
-        tf1_main.fail(
-            "--auto_mixed_precision: TF1 only (it wraps a v1 optimizer for a Session); "
-            "the TF2 twin takes --precision=bf16 or fp16"
-        )
+    try:
+        warnings = flag_checks.check(cfg, tf1_main.F.route)
+    except UserError as e:
+        tf1_main.fail(str(e))
+    for line in warnings:
+        print(line, file=sys.stderr, flush=True)
     env.quiet_tensorflow(cfg.devices.log_device_placement)
     env.choose_onednn(cfg.devices.onednn)
     import tensorflow as tf
 
     tf.get_logger().setLevel("ERROR")
+    if cfg.devices.intra_op_threads:  # as TF1's ConfigProto, before the runtime starts
+        tf.config.threading.set_intra_op_parallelism_threads(cfg.devices.intra_op_threads)
+    if cfg.devices.inter_op_threads:
+        tf.config.threading.set_inter_op_parallelism_threads(cfg.devices.inter_op_threads)
     if cfg.devices.log_device_placement:
         tf.debugging.set_log_device_placement(True)
     from tf1_train import prelude
