@@ -52,6 +52,32 @@ def _op_determinism_ends_with_its_test():
         tf_config.disable_op_determinism()
 
 
+def run_clis(arg_lists, timeout=240, module="tf1_train.main"):
+    """Runs ``python -m <module> args`` for each list side by side (each
+    process mostly imports TensorFlow and builds a graph: the machine's two
+    cores overlap them); returns their CompletedProcesses in order."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", module, *args],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for args in arg_lists
+    ]
+    done = []
+    for proc in procs:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            for p in procs:
+                p.kill()
+            raise
+        done.append(subprocess.CompletedProcess(proc.args, proc.returncode, out, err))
+    return done
+
+
 @pytest.fixture
 def cli():
     return run_cli

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_clis
 
 SPEC_KEYS = {
     "tf_version",
@@ -79,7 +79,7 @@ def _losses(stdout):
 
 
 @pytest.mark.parametrize("mode", ["parameter_server", "replicated"])
-def test_deterministic_runs_are_bit_identical(cli, tmp_path, mode):
+def test_deterministic_runs_are_bit_identical(tmp_path, mode):
     args = [
         "--num_gpus=2",
         "--train_steps=25",
@@ -90,8 +90,7 @@ def test_deterministic_runs_are_bit_identical(cli, tmp_path, mode):
         "--learning_rate=0.003",
         f"--variable_update={mode}",
     ]
-    a = cli(args + [f"--train_dir={tmp_path / 'a'}"])
-    b = cli(args + [f"--train_dir={tmp_path / 'b'}"])
+    a, b = run_clis([args + [f"--train_dir={tmp_path / name}"] for name in "ab"])
     assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
     assert len(_losses(a.stdout)) == 25 and _losses(a.stdout) == _losses(b.stdout)
     sa = json.loads((tmp_path / "a" / "run_summary.json").read_text())

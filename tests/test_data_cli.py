@@ -3,6 +3,7 @@
 import json
 
 from tests import data_files
+from tests.conftest import run_clis
 
 
 def test_resnet20_on_synthetic_cifar10_needs_no_data_on_disk(cli, tmp_path):
@@ -23,7 +24,7 @@ def test_resnet20_on_synthetic_cifar10_needs_no_data_on_disk(cli, tmp_path):
     assert summary["variable_devices"] == {"/device:CPU:0": 107}
 
 
-def test_resnet_with_augmented_cifar10_is_bit_identical_when_deterministic(cli, tmp_path):
+def test_resnet_with_augmented_cifar10_is_bit_identical_when_deterministic(tmp_path):
     """Batch norm across replicated towers, augmentation and the real-data
     pipeline under --deterministic: two runs agree to the last bit."""
     data_files.write_cifar10(tmp_path, per_batch=4)
@@ -39,7 +40,7 @@ def test_resnet_with_augmented_cifar10_is_bit_identical_when_deterministic(cli, 
         "--display_every=1",
         "--deterministic",
     ]
-    runs = [cli(args + [f"--train_dir={tmp_path / name}"]) for name in "ab"]
+    runs = run_clis([args + [f"--train_dir={tmp_path / name}"] for name in "ab"])
     assert all(r.returncode == 0 for r in runs), runs[0].stderr[-2000:]
     losses = [[line for line in r.stdout.splitlines() if line.startswith("step ")] for r in runs]
     assert len(losses[0]) == 4
