@@ -55,16 +55,18 @@ def _op_determinism_ends_with_its_test():
 def run_clis(arg_lists, timeout=240, module="tf1_train.main"):
     """Runs ``python -m <module> args`` for each list side by side (each
     process mostly imports TensorFlow and builds a graph: the machine's two
-    cores overlap them); returns their CompletedProcesses in order."""
+    cores overlap them); returns their CompletedProcesses in order.
+    ``module``: one for all, or one per list."""
+    modules = [module] * len(arg_lists) if isinstance(module, str) else list(module)
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", module, *args],
+            [sys.executable, "-m", mod, *args],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )  # fmt: skip
-        for args in arg_lists
+        for mod, args in zip(modules, arg_lists)
     ]
     done = []
     for proc in procs:

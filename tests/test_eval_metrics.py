@@ -12,13 +12,11 @@ table (tests/bad_input_user_rows.py).
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 import tensorflow as tf
 
-from tests.conftest import ROOT, small_config
+from tests.conftest import run_clis, small_config
 from tf1_train import data, train
 
 EM = "tests.user_models.eval_metrics:metric_ops"
@@ -75,22 +73,12 @@ def test_both_entry_points_give_the_same_metrics(tmp_path):
     args = ["--model=mlp", f"--eval_metrics={EM}", "--num_gpus=2", "--deterministic",
             "--train_steps=10", "--batch_size=8", "--learning_rate=0.1"]  # fmt: skip
     modules = ("tf1_train.main", "tf1_train.tf2.main")
-    runs = {
-        m: subprocess.Popen(
-            [sys.executable, "-m", m, *args, f"--train_dir={tmp_path / m}"],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )  # fmt: skip
-        for m in modules
-    }
+    runs = run_clis([[*args, f"--train_dir={tmp_path / m}"] for m in modules], module=modules)
     summaries, lines = {}, {}
-    for module, proc in runs.items():
-        out, err = proc.communicate(timeout=240)
-        assert proc.returncode == 0, err[-3000:]
+    for module, run in zip(modules, runs):
+        assert run.returncode == 0, run.stderr[-3000:]
         summaries[module] = json.loads((tmp_path / module / "run_summary.json").read_text())
-        lines[module] = _evals(out)
+        lines[module] = _evals(run.stdout)
     tf1, tf2 = (summaries[m]["eval_metrics"] for m in modules)
     assert list(tf1) == list(tf2) == NAMES
     for name in NAMES:
