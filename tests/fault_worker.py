@@ -36,12 +36,10 @@ Protocol, one JSON object per line on stdin, one reply per line on stdout:
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import signal
 import sys
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -49,6 +47,7 @@ import tensorflow as tf  # noqa: E402
 from tensorflow.python.checkpoint import checkpoint_management  # noqa: E402
 from tensorflow.python.training import saver as saver_lib  # noqa: E402
 
+from tests import fork_server  # noqa: E402
 from tf1_train import loop, main, train  # noqa: E402,F401  (imported once, before forking)
 
 _KILL = {"point": None, "count": 0}
@@ -128,13 +127,9 @@ def _limit_file_size(limit: int) -> None:
 
 def _child(request) -> None:
     """Runs in the forked child; never returns."""
-    code = 1
-    try:
-        fd = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(fd, 1)
-        os.dup2(fd, 2)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
+
+    def run() -> None:
+        fork_server.redirect(request["log"], request["log"])
         kill_at = request.get("kill_at") or {}
         _KILL.update(point=kill_at.get("point"), count=kill_at.get("count", 0))
         _OOM["steps_left"] = request.get("oom_at_step")
@@ -142,33 +137,15 @@ def _child(request) -> None:
             _limit_file_size(request["fsize_limit"])
         sys.argv = ["tf1_train.main", *request["argv"]]
         main.run()
-        code = 0
-    except SystemExit as e:
-        code = 0 if e.code is None else e.code if isinstance(e.code, int) else 1
-    except BaseException:
-        traceback.print_exc()
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
+
+    fork_server.exit_with(run)
 
 
 def serve() -> None:
     _install_kill_points()
     _install_oom()
     tf.get_logger().setLevel("ERROR")
-    for line in sys.stdin:
-        request = json.loads(line)
-        if "wait" in request:
-            _, status = os.waitpid(request["wait"], 0)
-            reply = {"status": os.waitstatus_to_exitcode(status)}
-        else:
-            sys.stdout.flush()
-            pid = os.fork()
-            if pid == 0:
-                _child(request)
-            reply = {"pid": pid}
-        print(json.dumps(reply), flush=True)
+    fork_server.serve(_child)
 
 
 if __name__ == "__main__":

@@ -1,20 +1,25 @@
 """Bad input of every kind through the real command line (docs/RELIABILITY.md).
 
-Each row runs ``python -m tf1_train.main`` (a few: ``tf1_train.tf2.main``) in
-a subprocess and asserts what the spec promises: exit status 2, no Python traceback, exactly one
-``error:`` line that names the flag or file (``names``) and says what would be
-valid (``valid``), and an already trained train_dir whose files (checkpoints,
-state file, events, run_summary.json) keep their bytes and mtimes, as does
-every other file the row made (a flagfile, a file given as train_dir).
+Each row runs the entry point ``tf1_train.main`` (a few: ``tf1_train.tf2.main``)
+in a process of its own and asserts what the spec promises: exit status 2, no
+Python traceback, exactly one ``error:`` line that names the flag or file
+(``names``) and says what would be valid (``valid``), and an already trained
+train_dir whose files (checkpoints, state file, events, run_summary.json)
+keep their bytes and mtimes, as does every other file the row made (a
+flagfile, a file given as train_dir).
 
 The trained train_dir is made once per module and copied into each row's
-own directory. The rows run two at a time (the machine's two cores; each is
-a fresh process mostly importing TensorFlow) in a module fixture; rows that
-use the shared ports or TF_CONFIG run one at a time after them. Each row's
-test then checks its own outcome. Rows are cheap: most fail in config validation, before TensorFlow
-is imported; the rest fail at the first check that needs it (GPU count, data,
-the checkpoint), before any step runs. In ``args``, ``{run}`` is the row's
-copy of the trained train_dir and ``{tmp}`` its tmp_path; a row without
+own directory. The rows run two at a time (the machine's two cores) in a
+module fixture, each in a child forked after TensorFlow's import
+(tests/warm_cli.py: the entry point's own ``run`` on the row's argv; a fresh
+``python -m`` spent over 3 s importing TensorFlow, most of the table's
+time); a row with an environment of its own (``env``: TF_CONFIG) runs as
+``python -m`` in a fresh interpreter, and rows that use the shared ports or
+TF_CONFIG run one at a time after the others. Each row's test then checks
+its own outcome. Rows are cheap: most fail in config validation, the rest
+at the first check that needs TensorFlow (GPU count, data, the checkpoint),
+before any step runs. In ``args``, ``{run}`` is the row's copy of the
+trained train_dir and ``{tmp}`` its tmp_path; a row without
 ``--train_dir`` gets ``--train_dir={run}``.
 """
 
@@ -34,6 +39,7 @@ from tests.bad_input_cluster_rows import CLUSTER
 from tests.bad_input_rows import DATA, Bad, _data, _write
 from tests.bad_input_user_rows import RULES, USER_CODE
 from tests.conftest import run_cli, small_config
+from tests.warm_cli import WarmCli
 from tf1_train import lock, train
 from tf1_train.cluster import spec
 
@@ -286,8 +292,10 @@ def test_the_table_is_large_enough():
     assert len(BAD) >= 40 and len({row.id for row in BAD}) == len(BAD)
 
 
-def _run_row(row, trained, ports, tmp_path):
-    """(row's directory, format names, the CompletedProcess, snapshots before and after)."""
+def _run_row(row, trained, ports, tmp_path, warm=None, out_dir=None):
+    """(row's directory, format names, the CompletedProcess, snapshots before and after).
+    With ``warm`` (tests/warm_cli.py), a row without an environment of its own
+    runs as a child forked after TensorFlow's import, its output in ``out_dir``."""
     run_dir = tmp_path / "run"
     shutil.copytree(trained["tfrecord" if row.mid_run else "digits"], run_dir)
     if row.setup:
@@ -297,7 +305,10 @@ def _run_row(row, trained, ports, tmp_path):
     args = [a.format(**names) for a in row.args]
     if not any(a.startswith("--train_dir=") for a in args):
         args.append(f"--train_dir={run_dir}")
-    out = run_cli(BASE + args, timeout=120, module=row.module, env=row.env)
+    if warm is not None and row.env is None:
+        out = warm.run(BASE + args, out_dir, module=row.module, timeout=120)
+    else:
+        out = run_cli(BASE + args, timeout=120, module=row.module, env=row.env)
     return names, out, before, snapshot(tmp_path)
 
 
@@ -314,18 +325,24 @@ def _shares_ports(row) -> bool:
 def outcomes(trained, ports, tmp_path_factory):
     """row id -> _run_row's result (or the exception it raised), every row run."""
 
+    warm = WarmCli()
+
     def one(row):
-        directory = tmp_path_factory.mktemp(re.sub(r"\W+", "_", row.id)[:40])
+        name = re.sub(r"\W+", "_", row.id)[:40]
+        directory = tmp_path_factory.mktemp(name)
         try:
-            return _run_row(row, trained, ports, directory)
+            return _run_row(row, trained, ports, directory, warm, tmp_path_factory.mktemp(name))
         except Exception as e:  # reported by the row's own test
             return e
 
     alone = [row for row in BAD if _shares_ports(row)]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        found = dict(zip([r.id for r in BAD if r not in alone],
-                         pool.map(one, [r for r in BAD if r not in alone])))  # fmt: skip
-    found.update({row.id: one(row) for row in alone})
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            found = dict(zip([r.id for r in BAD if r not in alone],
+                             pool.map(one, [r for r in BAD if r not in alone])))  # fmt: skip
+        found.update({row.id: one(row) for row in alone})
+    finally:
+        warm.close()
     return found
 
 

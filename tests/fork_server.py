@@ -1,0 +1,131 @@
+"""Forking entry-point runs from a process that imported TensorFlow once.
+
+A fresh interpreter spends over 3 s of CPU importing TensorFlow on this
+machine; a child forked from a process that has imported it, and has not yet
+created a session, an eager context or a thread pool, starts at once. Two
+servers use this: tests/fault_worker.py (runs to kill, with fault points)
+and tests/warm_cli.py (the bad-input table's command lines). The server
+side is ``serve(child)``; the test side is ``ForkClient``.
+
+Protocol, one JSON object per line on the server's stdin, one reply per line
+on its stdout:
+
+  {...the server's request...} -> {"pid": pid}   (a child forked for it)
+  {"wait": pid} -> {"status": s}                 (s < 0: ended by signal -s)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from typing import Callable
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def serve(child: Callable[[dict], None]) -> None:
+    """Answers requests on stdin until it closes; ``child(request)`` runs in
+    the forked child and never returns (see ``exit_with``)."""
+    for line in sys.stdin:
+        request = json.loads(line)
+        if "wait" in request:
+            _, status = os.waitpid(request["wait"], 0)
+            reply = {"status": os.waitstatus_to_exitcode(status)}
+        else:
+            sys.stdout.flush()
+            pid = os.fork()
+            if pid == 0:
+                child(request)
+            reply = {"pid": pid}
+        print(json.dumps(reply), flush=True)
+
+
+def exit_with(run: Callable[[], None]) -> None:
+    """Runs an entry point in a forked child and ends the child with its exit
+    status (0, SystemExit's code, or 1 and the traceback); never returns."""
+    code = 1
+    try:
+        run()
+        code = 0
+    except SystemExit as e:
+        code = 0 if e.code is None else e.code if isinstance(e.code, int) else 1
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def redirect(stdout: str, stderr: str) -> None:
+    """The child's fds 1 and 2 into these files (the same path: one log), 0 from /dev/null."""
+    for fd, path in ((1, stdout), (2, stderr)):
+        if fd == 2 and path == stdout:
+            os.dup2(1, 2)
+            continue
+        os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), fd)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+
+
+class ForkClient:
+    """The test side: starts the server script, asks it to fork, waits for a
+    child with a deadline. Every wait is bounded and says what it waited
+    for; ``ask`` may be called from several threads."""
+
+    def __init__(self, script: str, env=None, reply_timeout: float = 120.0):
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.join(ROOT, "tests", script)],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.script, self.reply_timeout = script, reply_timeout
+        self._lock = threading.Lock()
+
+    def ask(self, request) -> dict:
+        with self._lock:
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+            ready, _, _ = select.select([self.proc.stdout], [], [], self.reply_timeout)
+            assert ready, f"{self.script} did not answer {request} in {self.reply_timeout} s"
+            line = self.proc.stdout.readline()
+        assert line, f"{self.script} exited"
+        return json.loads(line)
+
+    def wait(self, pid: int, timeout: float, what: str) -> int:
+        """The child's exit status (negative: killed by that signal); a child
+        still running after ``timeout`` s is killed and the call fails."""
+        deadline = time.monotonic() + timeout
+        while not is_zombie(pid) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        hung = not is_zombie(pid)
+        if hung:
+            os.kill(pid, signal.SIGKILL)
+        status = self.ask({"wait": pid})["status"]
+        assert not hung, f"{what} did not end within {timeout} s; killed it"
+        return status
+
+    def close(self):
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise
+
+
+def is_zombie(pid) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
