@@ -26,10 +26,61 @@ def small_config(train_dir, model="mlp", towers=1, batch=16, steps=5, **kw) -> c
     return make_config(train_dir, model, towers, batch, steps, **kw)
 
 
-def run_cli(args, timeout=240, env=None, module="tf1_train.main", cwd=None):
-    """Runs ``python -m <module> args`` and returns the CompletedProcess."""
-    full_env = dict(os.environ)
-    full_env.update(env or {})
+# What TensorFlow reads once, when it loads (or at its first log line): a run
+# that would start with other values than the warm server's, or with a flag
+# the entry point turns into one of them before TensorFlow loads, runs in a
+# fresh interpreter.
+LOAD_TIME = ("TF_ENABLE_ONEDNN_OPTS", "TF_CPP_MIN_LOG_LEVEL", "TF_CPP_MAX_VLOG_LEVEL",
+             "TF_CPP_VMODULE", "ONEDNN_", "DNNL_", "OMP_", "KMP_", "TF_XLA_")  # fmt: skip
+LOAD_TIME_FLAGS = ("--onednn", "--log_device_placement", "--xla")
+
+
+def _load_time(environ) -> dict:
+    """The load-time variables a run would start TensorFlow with
+    (tf1_train.env.quiet_tensorflow's default log level included)."""
+    found = {k: v for k, v in environ.items() if k.startswith(LOAD_TIME)}
+    found.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+    return found
+
+
+def _warm_cli(args, env, module, fresh):
+    """The session's warm server (tests/warm_cli.py, started with this
+    process's environment at start-up) if this run may be a forked child of
+    it; the environment the child runs with."""
+    from tests import warm_cli
+
+    full_env = {**os.environ, **(env or {})}
+    flags_at_load = any(a.startswith(LOAD_TIME_FLAGS) for a in args)
+    if fresh or module not in warm_cli.ENTRY_POINTS or flags_at_load:
+        return None, full_env
+    warm = warm_cli.shared({**SESSION_ENV, **_load_time(SESSION_ENV)})
+    if _load_time(full_env) != _load_time(warm.env):
+        return None, full_env
+    return warm, full_env
+
+
+# This process's environment at start-up, after choose_onednn above.
+SESSION_ENV = dict(os.environ)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    from tests import warm_cli
+
+    warm_cli.close_shared()
+
+
+def run_cli(args, timeout=240, env=None, module="tf1_train.main", cwd=None, fresh=False):
+    """Runs ``python -m <module> args`` and returns the CompletedProcess.
+
+    The entry points run as children forked from a process that has
+    imported TensorFlow once (tests/warm_cli.py): the same ``run`` on the
+    same argv and environment, without the 3 s import; a run whose
+    environment or flags change what TensorFlow reads when it loads
+    (``_warm_cli``), or ``fresh=True``, starts a fresh interpreter.
+    ``env``: variables added to this process's environment."""
+    warm, full_env = _warm_cli(args, env, module, fresh)
+    if warm is not None:
+        return warm.run(args, module, timeout, cwd or ROOT, full_env)
     return subprocess.run(
         [sys.executable, "-m", module, *args],
         cwd=cwd or ROOT,
@@ -52,12 +103,20 @@ def _op_determinism_ends_with_its_test():
         tf_config.disable_op_determinism()
 
 
-def run_clis(arg_lists, timeout=240, module="tf1_train.main"):
+def run_clis(arg_lists, timeout=240, module="tf1_train.main", fresh=False):
     """Runs ``python -m <module> args`` for each list side by side (each
-    process mostly imports TensorFlow and builds a graph: the machine's two
-    cores overlap them); returns their CompletedProcesses in order.
-    ``module``: one for all, or one per list."""
+    builds a graph and trains: the machine's two cores overlap them);
+    returns their CompletedProcesses in order. ``module``: one for all, or
+    one per list. Forked from the warm server as ``run_cli``'s runs are."""
     modules = [module] * len(arg_lists) if isinstance(module, str) else list(module)
+    warm = [_warm_cli(args, None, mod, fresh) for args, mod in zip(arg_lists, modules)]
+    if all(w for w, _ in warm):
+        started = [w.start(a, mod, ROOT, e) for (w, e), a, mod in zip(warm, arg_lists, modules)]
+        done = []
+        for (w, _), s, args, mod in zip(warm, started, arg_lists, modules):
+            status, text = w.finish(s, timeout, f"{mod} {args}")
+            done.append(subprocess.CompletedProcess([mod, *args], status, **text))
+        return done
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", mod, *args],

@@ -11,11 +11,10 @@ flagfile, a file given as train_dir).
 The trained train_dir is made once per module and copied into each row's
 own directory. The rows run two at a time (the machine's two cores) in a
 module fixture, each in a child forked after TensorFlow's import
-(tests/warm_cli.py: the entry point's own ``run`` on the row's argv; a fresh
-``python -m`` spent over 3 s importing TensorFlow, most of the table's
-time); a row with an environment of its own (``env``: TF_CONFIG) runs as
-``python -m`` in a fresh interpreter, and rows that use the shared ports or
-TF_CONFIG run one at a time after the others. Each row's test then checks
+(tests/conftest.py ``run_cli``, tests/warm_cli.py: the entry point's own
+``run`` on the row's argv and environment; a fresh ``python -m`` spent
+over 3 s importing TensorFlow, most of the table's time); rows that use
+the shared ports or TF_CONFIG run one at a time after the others. Each row's test then checks
 its own outcome. Rows are cheap: most fail in config validation, the rest
 at the first check that needs TensorFlow (GPU count, data, the checkpoint),
 before any step runs. In ``args``, ``{run}`` is the row's copy of the
@@ -39,7 +38,6 @@ from tests.bad_input_cluster_rows import CLUSTER
 from tests.bad_input_rows import DATA, Bad, _data, _write
 from tests.bad_input_user_rows import RULES, USER_CODE
 from tests.conftest import run_cli, small_config
-from tests.warm_cli import WarmCli
 from tf1_train import lock, train
 from tf1_train.cluster import spec
 
@@ -292,10 +290,8 @@ def test_the_table_is_large_enough():
     assert len(BAD) >= 40 and len({row.id for row in BAD}) == len(BAD)
 
 
-def _run_row(row, trained, ports, tmp_path, warm=None, out_dir=None):
-    """(row's directory, format names, the CompletedProcess, snapshots before and after).
-    With ``warm`` (tests/warm_cli.py), a row without an environment of its own
-    runs as a child forked after TensorFlow's import, its output in ``out_dir``."""
+def _run_row(row, trained, ports, tmp_path):
+    """(row's directory, format names, the CompletedProcess, snapshots before and after)."""
     run_dir = tmp_path / "run"
     shutil.copytree(trained["tfrecord" if row.mid_run else "digits"], run_dir)
     if row.setup:
@@ -305,10 +301,7 @@ def _run_row(row, trained, ports, tmp_path, warm=None, out_dir=None):
     args = [a.format(**names) for a in row.args]
     if not any(a.startswith("--train_dir=") for a in args):
         args.append(f"--train_dir={run_dir}")
-    if warm is not None and row.env is None:
-        out = warm.run(BASE + args, out_dir, module=row.module, timeout=120)
-    else:
-        out = run_cli(BASE + args, timeout=120, module=row.module, env=row.env)
+    out = run_cli(BASE + args, timeout=120, module=row.module, env=row.env)
     return names, out, before, snapshot(tmp_path)
 
 
@@ -325,24 +318,19 @@ def _shares_ports(row) -> bool:
 def outcomes(trained, ports, tmp_path_factory):
     """row id -> _run_row's result (or the exception it raised), every row run."""
 
-    warm = WarmCli()
-
     def one(row):
         name = re.sub(r"\W+", "_", row.id)[:40]
         directory = tmp_path_factory.mktemp(name)
         try:
-            return _run_row(row, trained, ports, directory, warm, tmp_path_factory.mktemp(name))
+            return _run_row(row, trained, ports, directory)
         except Exception as e:  # reported by the row's own test
             return e
 
     alone = [row for row in BAD if _shares_ports(row)]
-    try:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            found = dict(zip([r.id for r in BAD if r not in alone],
-                             pool.map(one, [r for r in BAD if r not in alone])))  # fmt: skip
-        found.update({row.id: one(row) for row in alone})
-    finally:
-        warm.close()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        found = dict(zip([r.id for r in BAD if r not in alone],
+                         pool.map(one, [r for r in BAD if r not in alone])))  # fmt: skip
+    found.update({row.id: one(row) for row in alone})
     return found
 
 

@@ -1,31 +1,39 @@
 """Runs the command-line entry points in children forked after TensorFlow's import.
 
-The bad-input table (tests/test_bad_input.py) runs about 180 command lines
-that stop at their first check. Half of them import TensorFlow first (a
-data file, a checkpoint or a user module needs it): over 3 s of CPU each on
-this machine, and almost all of the table's time. This server imports
+The tests run the entry points hundreds of times (tests/conftest.py
+``run_cli``; the bad-input table alone has 182 rows). A fresh ``python -m``
+spends over 3 s of CPU importing TensorFlow on this machine: most of a row
+that stops at its first check, and much of a short training run. This server imports
 TensorFlow and both entry points once, before any session, eager context
 or thread pool exists, and forks a child per command line
 (tests/fork_server.py); the child runs the entry point's own ``run`` on its
 argv in its working directory, with stdout and stderr in files of their
 own, and exits with the entry point's status. Nothing in tf1_train knows it
 is being tested; what differs from ``python -m`` is only that TensorFlow is
-already loaded, so a row whose meaning depends on the environment
-TensorFlow loads with (``env``) still runs in a fresh interpreter
-(tests/conftest.py ``run_cli``).
+already loaded.
 
-Request: {"module": m, "argv": [...], "cwd": d, "stdout": path, "stderr": path}.
+Request: {"module": m, "argv": [...], "cwd": d, "env": {...}, "stdout": path,
+"stderr": path}. The child runs with ``env`` as its environment; the caller
+sends a run whose environment differs in what TensorFlow reads when it
+loads (tests/conftest.py ``LOAD_TIME``) to a fresh interpreter instead.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import threading
+from typing import Dict, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tests import fork_server  # noqa: E402
+
+ENTRY_POINTS = ("tf1_train.main", "tf1_train.tf2.main")
 
 
 def _entry_points():
@@ -52,6 +60,8 @@ def serve() -> None:
         def run() -> None:
             fork_server.redirect(request["stdout"], request["stderr"])
             os.chdir(request["cwd"])
+            os.environ.clear()  # the variables tf1_train reads as it runs (TF_CONFIG, ...)
+            os.environ.update(request["env"])
             sys.argv = [request["module"], *request["argv"]]
             entry_points[request["module"]]()
 
@@ -61,24 +71,64 @@ def serve() -> None:
 
 
 class WarmCli(fork_server.ForkClient):
-    """Client of the server above; ``run`` may be called from several threads."""
+    """Client of the server above, which runs with ``env``; may be used from
+    several threads."""
 
-    def __init__(self, reply_timeout: float = 120.0):
-        super().__init__("warm_cli.py", None, reply_timeout)
+    def __init__(self, env=None, reply_timeout: float = 120.0):
+        self.env = dict(os.environ if env is None else env)
+        self.out_dir = tempfile.mkdtemp(prefix="warm_cli.")
+        self._names = itertools.count()
+        super().__init__("warm_cli.py", self.env, reply_timeout)
 
-    def run(self, args, out_dir, module="tf1_train.main", timeout=120.0, cwd=fork_server.ROOT):
-        """``python -m module args`` as a forked child: a CompletedProcess
-        (its output kept in ``out_dir`` while it runs)."""
-        files = {k: os.path.join(out_dir, f"warm_cli.{k}") for k in ("stdout", "stderr")}
-        request = {"module": module, "argv": list(args), "cwd": str(cwd), **files}
-        pid = self.ask(request)["pid"]
-        status = self.wait(pid, timeout, f"{module} {args}")
+    def start(
+        self, args, module="tf1_train.main", cwd=fork_server.ROOT, env=None
+    ) -> Tuple[int, Dict]:
+        """Forks ``python -m module args`` in ``cwd`` with ``env`` (default: the
+        server's); (pid, its output files)."""
+        n = next(self._names)
+        files = {k: os.path.join(self.out_dir, f"{n}.{k}") for k in ("stdout", "stderr")}
+        env = self.env if env is None else dict(env)
+        request = {"module": module, "argv": list(args), "cwd": str(cwd), "env": env, **files}
+        return self.ask(request)["pid"], files
+
+    def finish(self, started, timeout: float, what: str) -> Tuple[int, Dict[str, str]]:
+        """(exit status, {"stdout": text, "stderr": text}) of a started child."""
+        pid, files = started
+        status = self.wait(pid, timeout, what)
         text = {}
         for key, path in files.items():
             with open(path) as f:
                 text[key] = f.read()
             os.unlink(path)
+        return status, text
+
+    def run(self, args, module="tf1_train.main", timeout=120.0, cwd=fork_server.ROOT, env=None):
+        """``python -m module args`` as a forked child: a CompletedProcess."""
+        started = self.start(args, module, cwd, env)
+        status, text = self.finish(started, timeout, f"{module} {args}")
         return subprocess.CompletedProcess([module, *args], status, **text)
+
+    def close(self):
+        super().close()
+        shutil.rmtree(self.out_dir, ignore_errors=True)
+
+
+_SHARED = []  # here, not in conftest: pytest imports conftest.py twice (conftest, tests.conftest)
+_SHARED_LOCK = threading.Lock()
+
+
+def shared(env) -> WarmCli:
+    """The test session's server, started on first use with ``env`` (by
+    whichever thread of a fixture's pool asks first)."""
+    with _SHARED_LOCK:
+        if not _SHARED:
+            _SHARED.append(WarmCli(env))
+        return _SHARED[0]
+
+
+def close_shared() -> None:
+    while _SHARED:
+        _SHARED.pop().close()
 
 
 if __name__ == "__main__":
