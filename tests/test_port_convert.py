@@ -2,6 +2,7 @@
 into its Keras 3 port's ``.weights.h5`` and back, through the example's name map."""
 
 import numpy as np
+import pytest
 import tensorflow as tf
 
 from examples.cifar10_tutorial import model as tutorial
@@ -84,3 +85,52 @@ def test_momentum_slots_and_step_go_to_a_tf2_checkpoint_and_back(tmp_path, capsy
     assert sorted(back.get_variable_to_shape_map()) == sorted(values)
     for name, value in values.items():
         np.testing.assert_array_equal(back.get_tensor(name), value, err_msg=name)
+
+
+def _v1_loss_scale(loss):
+    """v1's dynamic loss scale, as a TF1 fp16 script had it (one step)."""
+    v1 = tf.compat.v1
+    sgd = v1.train.GradientDescentOptimizer(0.01)
+    return v1.mixed_precision.MixedPrecisionLossScaleOptimizer(sgd, "dynamic").minimize(loss)
+
+
+def _tf1_train_loss_scale(loss):
+    """tf1_train's --precision=fp16 state, under its checkpoint names."""
+    from tf1_train import saved_scale
+
+    v1 = tf.compat.v1
+    v1.get_variable(saved_scale.SCALE, initializer=4096.0, trainable=False)
+    v1.get_variable(saved_scale.GOOD_STEPS, initializer=17, trainable=False)
+    v1.get_variable(saved_scale.SKIPPED, initializer=3, trainable=False)
+    return v1.train.GradientDescentOptimizer(0.01).minimize(loss)
+
+
+@pytest.mark.parametrize(
+    "make, shown",
+    [
+        (_v1_loss_scale, "current_loss_scale = 32768, good_steps = 1; to go on at it: "
+         "LossScaleOptimizer(..., initial_scale=32768)"),
+        (_tf1_train_loss_scale, "loss_scale/good_steps = 17, loss_scale/scale = 4096, "
+         "loss_scale/skipped_steps = 3; to go on at it: "
+         "LossScaleOptimizer(..., initial_scale=4096)"),
+    ],
+    ids=["v1-optimizer", "tf1_train"],
+)  # fmt: skip
+def test_an_fp16_checkpoints_loss_scale_is_named_with_its_values(tmp_path, capsys, make, shown):
+    v1 = tf.compat.v1
+    images = np.zeros((2, *SHAPE), np.float32)
+    with tf.Graph().as_default():
+        logits = tutorial.inference(tf.constant(images), True, 10)
+        loss = tf.reduce_mean(
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1, 2], logits=logits)
+        )
+        train = make(loss)
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            sess.run(train)
+            prefix = v1.train.Saver().save(sess, str(tmp_path / "tf1" / "model.ckpt"), 1)
+    assert convert.main([prefix, str(tmp_path / "port.weights.h5"), "--to=keras", *FLAGS]) == 0
+    out = capsys.readouterr().out
+    assert "left over" not in out
+    line = "loss scale, not carried (a TF2 port keeps it in its LossScaleOptimizer): " + shown
+    assert line in out.splitlines()

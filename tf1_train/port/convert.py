@@ -16,7 +16,10 @@ every model variable found its value (``--allow_missing`` to write anyway).
 (``<var>/Momentum``, ``<var>/Adam``, ``<var>/Adam_1``, the beta powers,
 ``global_step``) into tf1_train's exact TF2 optimizer (tf1_train/tf2/optim.py,
 the same names), saved next to the model in the TF2 checkpoint, and back;
-without it, slots are listed as left over.
+without it, slots are listed as left over. An fp16 run's loss-scale state
+(tf1_train's ``loss_scale/*``, v1's ``current_loss_scale`` and
+``good_steps``) is listed with its values on a line of its own: a TF2 port
+keeps it in its own ``LossScaleOptimizer``, which can start at that scale.
 """
 
 from __future__ import annotations
@@ -26,8 +29,11 @@ import os
 import sys
 from typing import Dict, Optional, Sequence
 
+from tf1_train import saved_scale
 from tf1_train.errors import UserError
 from tf1_train.port import name_map
+
+V1_LOSS_SCALE = ("current_loss_scale", "good_steps")  # v1 DynamicLossScale's variables
 
 
 class _Parser(argparse.ArgumentParser):
@@ -112,7 +118,11 @@ def to_tf2(args) -> int:
         if n in values and tuple(values[n].shape) != tuple(v.shape)
     ]
     leftover = sorted(n for n in values if n not in by_tf1)
+    scale = [n for n in leftover if _is_loss_scale(n)]
+    leftover = [n for n in leftover if n not in scale]
     _print(sorted(n for n in by_tf1 if n in values), leftover, missing + shapes)
+    if scale:
+        print(loss_scale_line({n: values[n] for n in scale}))
     if shapes or (missing and not args.allow_missing):
         return 1
     for name, var in by_tf1.items():
@@ -141,6 +151,25 @@ def to_tf1(args) -> int:
     os.makedirs(args.dst, exist_ok=True)
     print(f"wrote {checkpoint.save(args.dst, variables, 0)}")
     return 0
+
+
+def _is_loss_scale(name: str) -> bool:
+    return saved_scale.is_loss_scale(name) or name.rsplit("/", 1)[-1] in V1_LOSS_SCALE
+
+
+def loss_scale_line(values: Dict) -> str:
+    """The fp16 loss-scale state a TF2 port does not take, with its values,
+    and how its own ``LossScaleOptimizer`` goes on at that scale."""
+    shown = ", ".join(f"{n} = {float(v):g}" for n, v in sorted(values.items()))
+    line = f"loss scale, not carried (a TF2 port keeps it in its LossScaleOptimizer): {shown}"
+    current = [
+        float(v)
+        for n, v in values.items()
+        if n == saved_scale.SCALE or n.rsplit("/", 1)[-1] == "current_loss_scale"
+    ]
+    if current:
+        line += f"; to go on at it: LossScaleOptimizer(..., initial_scale={current[0]:g})"
+    return line
 
 
 def _print(restored, leftover, missing) -> None:
