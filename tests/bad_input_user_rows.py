@@ -345,4 +345,8 @@ USER_CODE = [
         "--init_checkpoint", "the TF2 custom route only", module=TF2_MAIN),
     Bad("tf2 init_checkpoint missing", ["--init_checkpoint={tmp}/none"],
         "--init_checkpoint={tmp}/none", "no checkpoint there", module=TF2_MAIN),
+    # Keras fit cannot resume (its optimizer state has no TF1 names): it
+    # trained a run's train_dir from step 0 again.
+    Bad("tf2 keras train_dir with a checkpoint", ["--route=keras"], "--train_dir={run}: holds "
+        "model.ckpt-4", "resume it with --route=custom", module=TF2_MAIN),
 ]  # fmt: skip

@@ -9,7 +9,7 @@ import time
 import pytest
 import tensorflow as tf
 
-from tests.conftest import run_cli, small_config, start_cli, wait_for_line
+from tests.conftest import run_cli, run_clis, small_config, start_cli, wait_for_line
 from tf1_train import checkpoints, data, devices, graph, signals, train
 from tf1_train.errors import TrainingDiverged, UserError
 
@@ -97,6 +97,35 @@ def test_nan_loss_stops_with_one_line_and_keeps_the_last_good_checkpoint(tmp_pat
     assert newest.endswith(f"model.ckpt-{bad - 1}") and newest in error
     summary = json.loads((tmp_path / "run_summary.json").read_text())
     assert summary["stopped_by"] == "diverged" and summary["global_step"] == bad
+
+
+def test_the_keras_route_saves_its_weights_for_the_other_paths_and_never_nan(tmp_path):
+    """Keras fit saved nothing: the trained weights were lost at exit. Now
+    its checkpoint (TF1 names, global_step) resumes on TF1, and a NaN run
+    exits 3 with nothing saved."""
+    base = ["--model=mlp", "--optimizer=sgd", "--train_steps=6"]
+    keras_run, nan_run = tmp_path / "keras", tmp_path / "nan"
+    fit, nan = run_clis(
+        [[*base, "--route=keras", f"--train_dir={keras_run}"],
+         [*base, "--route=keras", "--learning_rate=1e30", f"--train_dir={nan_run}"]],
+        module="tf1_train.tf2.main",
+    )  # fmt: skip
+    assert fit.returncode == 0, fit.stderr[-3000:]
+    (saved,) = checkpoints.find(str(keras_run))
+    assert saved.endswith("model.ckpt-6") and f"saved {saved} " in fit.stdout
+    reader = tf.train.load_checkpoint(saved)
+    assert reader.get_tensor("global_step") == 6
+    assert "fc1/weights" in reader.get_variable_to_shape_map()
+    summary = json.loads((keras_run / "run_summary.json").read_text())
+    assert summary["checkpoint"] == saved and summary["stopped_by"] == "train_steps"
+    more = run_cli([*base[:2], "--train_steps=8", f"--train_dir={keras_run}"])
+    assert more.returncode == 0 and f"resuming from {saved} (global step 6)" in more.stdout
+    assert nan.returncode == 3 and "Traceback" not in nan.stderr
+    (error,) = [line for line in nan.stderr.splitlines() if line.startswith("error: ")]
+    assert error.startswith("error: variables hold NaN or Inf after step 6")
+    assert "not saved" in error
+    assert checkpoints.find(str(nan_run)) == []
+    assert json.loads((nan_run / "run_summary.json").read_text())["stopped_by"] == "diverged"
 
 
 def test_nan_loss_raises_training_diverged_in_the_library(tmp_path):

@@ -1,7 +1,7 @@
 """Runs the command-line entry points in children forked after TensorFlow's import.
 
 The tests run the entry points hundreds of times (tests/conftest.py
-``run_cli``; the bad-input table alone has 182 rows). A fresh ``python -m``
+``run_cli``; the bad-input table alone has 183 rows). A fresh ``python -m``
 spends over 3 s of CPU importing TensorFlow on this machine: most of a row
 that stops at its first check, and much of a short training run. This server imports
 TensorFlow and both entry points once, before any session, eager context

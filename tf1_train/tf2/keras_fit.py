@@ -10,11 +10,18 @@ epsilon 0 (v1 has none). What Keras cannot express exactly (RMSProp, weight
 averages, clipping the mean of several replicas' gradients) is refused in
 one line. XLA is switched off (``jit_compile=False``): fusion changes
 rounding, and this route exists to be compared.
+
+The run ends with a checkpoint in the TF1 layout (the weights by their TF1
+names and ``global_step``), never of NaN/Inf weights. Keras's optimizer
+state has no v1 names, so the checkpoint cannot resume this route: a
+train_dir that already holds a checkpoint is refused before training, not
+trained over from step 0.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from typing import Dict, List, Tuple
 
@@ -24,7 +31,7 @@ import tensorflow as tf
 
 from tf1_train import models
 from tf1_train.config import OptimizerConfig, PrecisionConfig
-from tf1_train.errors import UserError
+from tf1_train.errors import TrainingDiverged, UserError
 
 
 def mlp_layers() -> List[keras.layers.Layer]:
@@ -223,6 +230,7 @@ def run(cfg, gpus_found=None):
             strategy.num_replicas_in_sync,
             cfg.precision,
         )
+    refuse_a_run_to_resume(cfg.run.train_dir)
     writer = tf2_train.scalar_writer(cfg)
     progress = tf2_train.Progress(cfg, 0, writer)
     global_batch = cfg.data.batch_size * cfg.devices.num_towers
@@ -234,23 +242,64 @@ def run(cfg, gpus_found=None):
     model.fit(
         ds, epochs=1, steps_per_epoch=progress.todo, verbose=0, shuffle=False, callbacks=[callback]
     )
-    _, accuracy = model.evaluate(pipeline.eval_dataset(source, pipeline.EVAL_BATCH), verbose=0)
-    writer.scalars(progress.todo, {"test_accuracy": float(accuracy)})
+    step = int(model.optimizer.iterations.numpy())
+    saved, diverged = save_trained(cfg.run.train_dir, model, step)
+    accuracy = None
+    if saved is not None:
+        _, accuracy = model.evaluate(pipeline.eval_dataset(source, pipeline.EVAL_BATCH), verbose=0)
+        accuracy = float(accuracy)
+        writer.scalars(progress.todo, {"test_accuracy": accuracy})
     writer.close()
     summary = run_summary(
         cfg=cfg,
         tower_devices=plan.tower_devices,
         variable_update="mirrored (keras fit)",
         variable_devices=tf2_train.variable_devices(variables_by_tf1_name(model).values()),
-        global_step=int(model.optimizer.iterations.numpy()),
+        global_step=step,
         final_loss=progress.losses[-1] if progress.losses else None,
-        test_accuracy=float(accuracy),
+        test_accuracy=accuracy,
         examples_per_sec=progress.meter.overall_rate(),
         median_step_rate=progress.meter.median_step_rate(),
         wall_start=wall_start,
         first_step_done=progress.meter.first_tick,
-        stopped_by="train_steps",
+        stopped_by="diverged" if diverged else "train_steps",
         tf_version=tf.__version__,
     )
-    tf2_train.finish(cfg, summary, float(accuracy))
+    summary.update(resumed_from_step=0, checkpoint=saved)
+    tf2_train.finish(cfg, summary, accuracy)
+    if diverged:
+        raise TrainingDiverged(
+            f"variables hold NaN or Inf after step {step} (Keras fit trains on through a "
+            "NaN loss): that state was not saved; try a lower --learning_rate"
+        )
     return tf2_train.RunResult(summary, progress.losses)
+
+
+def refuse_a_run_to_resume(train_dir: str) -> None:
+    """One error line, before training, for a train_dir holding a checkpoint."""
+    from tf1_train.tf2 import checkpoint
+
+    found = checkpoint.latest(train_dir)
+    if found is not None:
+        raise UserError(
+            f"--train_dir={train_dir}: holds {os.path.basename(found)}, and --route=keras "
+            "starts runs from step 0 only (Keras's optimizer state has no TF1 names); "
+            "resume it with --route=custom or tf1_train.main, or give another --train_dir"
+        )
+
+
+def save_trained(train_dir: str, model: keras.Model, step: int):
+    """(the checkpoint written, or None; whether a weight is NaN/Inf): the
+    weights by TF1 name and global_step, as tf1_train's TF1-layout checkpoints."""
+    from tf1_train.tf2 import cadence, checkpoint
+
+    state = {n: v.value for n, v in variables_by_tf1_name(model).items()}
+    if not cadence.all_finite(state.values()):
+        return None, True
+    state["global_step"] = model.optimizer.iterations.value
+    saved = checkpoint.save(train_dir, state, step)
+    print(
+        f"saved {saved} (the weights and global_step; Keras's optimizer state is not in it)",
+        flush=True,
+    )
+    return saved, False
