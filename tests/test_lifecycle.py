@@ -53,6 +53,22 @@ def test_signal_saves_checkpoint_and_summary_then_exits_128_plus_the_signal(tmp_
     assert "Traceback" not in text
 
 
+def test_a_signal_stops_keras_fit_after_the_step_and_saves_it(tmp_path):
+    out, run_dir = tmp_path / "out.txt", tmp_path / "run"
+    proc = start_cli([*LONG, "--route=keras", f"--train_dir={run_dir}"], out, "tf1_train.tf2.main")
+    wait_for_line(proc, out, r"^step 20/")
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=120) == 128 + signal.SIGTERM, out.read_text()[-3000:]
+    text = out.read_text()
+    step = int(re.search(r"^SIGTERM received: stopping after step (\d+)", text, re.M)[1])
+    (saved,) = checkpoints.find(str(run_dir))
+    assert saved.endswith(f"model.ckpt-{step}") and f"stopped at step {step}: saved" in text
+    assert tf.train.load_checkpoint(saved).get_tensor("global_step") == step
+    summary = json.loads((run_dir / "run_summary.json").read_text())
+    assert summary["stopped_by"] == "signal" and summary["global_step"] == step
+    assert summary["test_accuracy"] is None and "Traceback" not in text
+
+
 def test_second_signal_exits_at_once_and_leaves_every_file_whole(tmp_path):
     run_dir = tmp_path / "run"
     out = tmp_path / "out.txt"

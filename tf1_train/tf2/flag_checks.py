@@ -34,8 +34,8 @@ def check(cfg: Config, route: str) -> List[str]:
     ):
         lines.append(
             "warning: --route=keras saves and evaluates once, at the end: "
-            "--save_checkpoint_steps, --eval_every, a save on SIGTERM and resuming are the "
-            "custom route's (--route=custom)"
+            "--save_checkpoint_steps, --eval_every and resuming are the custom route's "
+            "(--route=custom)"
         )
     return lines
 

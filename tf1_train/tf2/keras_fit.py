@@ -12,7 +12,8 @@ one line. XLA is switched off (``jit_compile=False``): fusion changes
 rounding, and this route exists to be compared.
 
 The run ends with a checkpoint in the TF1 layout (the weights by their TF1
-names and ``global_step``), never of NaN/Inf weights. Keras's optimizer
+names and ``global_step``), also when a SIGTERM/SIGINT stops it after a
+step, and never of NaN/Inf weights. Keras's optimizer
 state has no v1 names, so the checkpoint cannot resume this route: a
 train_dir that already holds a checkpoint is refused before training, not
 trained over from step 0.
@@ -200,22 +201,31 @@ def fit(model: keras.Model, batches: tf.data.Dataset, steps: int) -> List[float]
 
 
 class _ProgressCallback(PerStepLoss):
-    """Per-step losses into the shared progress lines and throughput meter."""
+    """Per-step losses into the shared progress lines and throughput meter;
+    after a SIGTERM/SIGINT, fit stops after that step (``stop``)."""
 
-    def __init__(self, progress, learning_rate: float):
+    def __init__(self, progress, learning_rate: float, stop):
         super().__init__()
-        self.progress, self.lr = progress, learning_rate
+        self.progress, self.lr, self.stop = progress, learning_rate, stop
 
     def record(self, loss: float) -> None:
         self.progress.step_done(loss, lambda: self.lr)
 
+    def on_train_batch_end(self, batch, logs=None):
+        super().on_train_batch_end(batch, logs)
+        if self.stop.requested and not self.model.stop_training:
+            step = int(self.model.optimizer.iterations.numpy())
+            print(
+                f"{self.stop.signal_name} received: stopping after step {step} "
+                "(a second signal ends the process at once)",
+                flush=True,
+            )
+            self.model.stop_training = True
+
 
 def run(cfg, gpus_found=None):
     """``python -m tf1_train.tf2.main --route=keras``: the same run through fit."""
-    from tf1_train import data, prelude
-    from tf1_train.data import pipeline
-    from tf1_train.report import run_summary
-    from tf1_train.tf2 import train as tf2_train
+    from tf1_train import prelude
     from tf1_train.tf2.strategy import make_strategy
 
     wall_start = time.perf_counter()
@@ -231,6 +241,17 @@ def run(cfg, gpus_found=None):
             cfg.precision,
         )
     refuse_a_run_to_resume(cfg.run.train_dir)
+    return _train_save_evaluate(cfg, model, source, plan, wall_start)
+
+
+def _train_save_evaluate(cfg, model, source, plan, wall_start):
+    """fit, the checkpoint (also after a signal, never of NaN/Inf weights),
+    the final eval (not after a signal, as on TF1) and run_summary.json."""
+    from tf1_train import data, signals
+    from tf1_train.data import pipeline
+    from tf1_train.report import run_summary
+    from tf1_train.tf2 import train as tf2_train
+
     writer = tf2_train.scalar_writer(cfg)
     progress = tf2_train.Progress(cfg, 0, writer)
     global_batch = cfg.data.batch_size * cfg.devices.num_towers
@@ -238,17 +259,25 @@ def run(cfg, gpus_found=None):
     ds = pipeline.train_dataset(
         source, global_batch, cfg.data.seed, 0, augment=data.augments(cfg.data)
     )
-    callback = _ProgressCallback(progress, cfg.optimizer.learning_rate)
-    model.fit(
-        ds, epochs=1, steps_per_epoch=progress.todo, verbose=0, shuffle=False, callbacks=[callback]
-    )
-    step = int(model.optimizer.iterations.numpy())
-    saved, diverged = save_trained(cfg.run.train_dir, model, step)
+    with signals.graceful_stop() as stop:
+        callback = _ProgressCallback(progress, cfg.optimizer.learning_rate, stop)
+        model.fit(
+            ds, epochs=1, steps_per_epoch=progress.todo, verbose=0, shuffle=False,
+            callbacks=[callback],
+        )  # fmt: skip
+        step = int(model.optimizer.iterations.numpy())
+        saved, diverged = save_trained(cfg.run.train_dir, model, step)
     accuracy = None
-    if saved is not None:
-        _, accuracy = model.evaluate(pipeline.eval_dataset(source, pipeline.EVAL_BATCH), verbose=0)
-        accuracy = float(accuracy)
+    if saved is not None and not stop.requested:
+        eval_ds = pipeline.eval_dataset(source, pipeline.EVAL_BATCH)
+        accuracy = float(model.evaluate(eval_ds, verbose=0)[1])
         writer.scalars(progress.todo, {"test_accuracy": accuracy})
+    elif saved is not None:
+        print(
+            f"stopped at step {step}: saved {saved}; --route=keras does not resume: "
+            "go on with --route=custom or tf1_train.main on this train_dir",
+            flush=True,
+        )
     writer.close()
     summary = run_summary(
         cfg=cfg,
@@ -262,7 +291,7 @@ def run(cfg, gpus_found=None):
         median_step_rate=progress.meter.median_step_rate(),
         wall_start=wall_start,
         first_step_done=progress.meter.first_tick,
-        stopped_by="diverged" if diverged else "train_steps",
+        stopped_by="diverged" if diverged else "signal" if stop.requested else "train_steps",
         tf_version=tf.__version__,
     )
     summary.update(resumed_from_step=0, checkpoint=saved)
@@ -272,7 +301,7 @@ def run(cfg, gpus_found=None):
             f"variables hold NaN or Inf after step {step} (Keras fit trains on through a "
             "NaN loss): that state was not saved; try a lower --learning_rate"
         )
-    return tf2_train.RunResult(summary, progress.losses)
+    return tf2_train.RunResult(summary, progress.losses, stop.signal_name)
 
 
 def refuse_a_run_to_resume(train_dir: str) -> None:
