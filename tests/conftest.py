@@ -112,11 +112,10 @@ def run_clis(arg_lists, timeout=240, module="tf1_train.main", fresh=False):
     warm = [_warm_cli(args, None, mod, fresh) for args, mod in zip(arg_lists, modules)]
     if all(w for w, _ in warm):
         started = [w.start(a, mod, ROOT, e) for (w, e), a, mod in zip(warm, arg_lists, modules)]
-        done = []
-        for (w, _), s, args, mod in zip(warm, started, arg_lists, modules):
-            status, text = w.finish(s, timeout, f"{mod} {args}")
-            done.append(subprocess.CompletedProcess([mod, *args], status, **text))
-        return done
+        return [
+            w.finish(s, a, mod, timeout)
+            for (w, _), s, a, mod in zip(warm, started, arg_lists, modules)
+        ]
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", mod, *args],

@@ -4,7 +4,7 @@ A fresh interpreter spends over 3 s of CPU importing TensorFlow on this
 machine; a child forked from a process that has imported it, and has not yet
 created a session, an eager context or a thread pool, starts at once. Two
 servers use this: tests/fault_worker.py (runs to kill, with fault points)
-and tests/warm_cli.py (the bad-input table's command lines). The server
+and tests/warm_cli.py (the command lines of tests/conftest.py ``run_cli``). The server
 side is ``serve(child)``; the test side is ``ForkClient``.
 
 Protocol, one JSON object per line on the server's stdin, one reply per line

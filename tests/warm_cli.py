@@ -91,22 +91,20 @@ class WarmCli(fork_server.ForkClient):
         request = {"module": module, "argv": list(args), "cwd": str(cwd), "env": env, **files}
         return self.ask(request)["pid"], files
 
-    def finish(self, started, timeout: float, what: str) -> Tuple[int, Dict[str, str]]:
-        """(exit status, {"stdout": text, "stderr": text}) of a started child."""
+    def finish(self, started, args, module, timeout: float) -> subprocess.CompletedProcess:
+        """The CompletedProcess of a started child (``args``, ``module``: its command)."""
         pid, files = started
-        status = self.wait(pid, timeout, what)
+        status = self.wait(pid, timeout, f"{module} {args}")
         text = {}
         for key, path in files.items():
             with open(path) as f:
                 text[key] = f.read()
             os.unlink(path)
-        return status, text
+        return subprocess.CompletedProcess([module, *args], status, **text)
 
     def run(self, args, module="tf1_train.main", timeout=120.0, cwd=fork_server.ROOT, env=None):
         """``python -m module args`` as a forked child: a CompletedProcess."""
-        started = self.start(args, module, cwd, env)
-        status, text = self.finish(started, timeout, f"{module} {args}")
-        return subprocess.CompletedProcess([module, *args], status, **text)
+        return self.finish(self.start(args, module, cwd, env), args, module, timeout)
 
     def close(self):
         super().close()
