@@ -168,11 +168,32 @@ def test_its_tf1_checkpoint_warm_starts_an_fp16_run(tmp_path, capsys):
 
 
 def test_a_tf2_twin_computing_in_float16_by_itself_is_refused():
-    """The TF2 path runs a --tf2_model twin in fp32 only: nothing would scale its loss."""
+    """Outside --precision=fp16 nothing would scale a self-casting twin's loss."""
     shape, ref = (8, 8, 1), "tests.user_models.twins:"
-    with pytest.raises(UserError, match=rf"--tf2_model={ref}HalfTinyTwin: computes in float16"):
-        tf2_models.build("tests.user_models.tiny:build", shape, 10, ref + "HalfTinyTwin")
+    for compute in (tf.float32, tf.bfloat16):
+        with pytest.raises(UserError, match=rf"{ref}HalfTinyTwin: computes in float16 by"):
+            tf2_models.build(
+                "tests.user_models.tiny:build", shape, 10, ref + "HalfTinyTwin", compute
+            )
+    tf2_models.build("tests.user_models.tiny:build", shape, 10, ref + "HalfTinyTwin", tf.float16)
     tf2_models.build("tests.user_models.tiny:build", shape, 10, ref + "TinyTwin")
+
+
+def test_a_twin_computing_partly_in_float32_gets_one_line(capsys):
+    """Some of its matmuls in the run's type, some not (its choice): said, not refused."""
+
+    def matmuls(first, second):
+        with tf.Graph().as_default() as g:
+            tf.matmul(tf.zeros([2, 2], first), tf.zeros([2, 2], first))
+            tf.matmul(tf.zeros([2, 2], second), tf.zeros([2, 2], second))
+            return g.get_operations()
+
+    model_casts.check_twin(matmuls(tf.bfloat16, tf.float32), "--tf2_model=m:C", tf.bfloat16)
+    out = capsys.readouterr().out
+    assert out.startswith("note: --tf2_model=m:C: 1 of its 2 matmuls and convolutions compute ")
+    assert "in float32, not bfloat16 (MatMul MatMul_1)" in out
+    with pytest.raises(UserError, match="computes in float32 though --precision=bf16"):
+        model_casts.check_twin(matmuls(tf.float32, tf.float32), "--tf2_model=m:C", tf.bfloat16)
 
 
 def test_resource_variables_have_no_ref_for_a_getter_to_copy():

@@ -19,6 +19,7 @@ from tf1_train import (
     data,
     devices,
     eval_metrics,
+    kernels,
     model_casts,
     models,
     optim,
@@ -143,7 +144,9 @@ def build(
             loss_fn,
             precision,
         )
-        model_casts.check_towers(graph.get_operations()[made:], precision, f"--model={model}")
+        made_ops = graph.get_operations()[made:]
+        model_casts.check_towers(made_ops, precision, f"--model={model}")
+        kernels.check(made_ops, precision.compute, f"--model={model}")
         model_vars = {
             name: var
             for name, var in mode.checkpoint_variables().items()

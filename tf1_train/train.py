@@ -291,4 +291,12 @@ def describe_loss(cfg: Config, terms) -> str:
         parts.append(f"{len(terms.collected)} 'losses' collection term(s) ({', '.join(names)})")
     if terms.weight_decay is not None:
         parts.append(f"--weight_decay={cfg.optimizer.weight_decay} x L2 of the kernels")
-    return " + ".join(parts)
+    line = " + ".join(parts)
+    half = [t for t in terms.regularization + terms.collected if t.dtype != tf.float32]
+    if half:  # computed from the casts its get_variable returned (--precision, its own getter)
+        types = " and ".join(sorted({t.dtype.name for t in half}))
+        line += (
+            f"; the model computes {len(half)} of these terms in {types} (from the weights' "
+            "casts), tf1_train sums them in float32"
+        )
+    return line

@@ -12,7 +12,11 @@ the TF2 counterpart of ``model.inference``:
   variables. Initial values come from stateless ops of ``seed``; they need
   not equal the TF1 ones (a twin is compared after copying weights over);
 - ``__call__(images, training) -> logits`` computes exactly what
-  ``inference`` computes (``training`` is unused, as ``is_training`` there);
+  ``inference`` computes (``training`` is unused, as ``is_training`` there),
+  in the type of ``images``: each weight is cast to it as it is read, so
+  under ``--precision=fp16`` (float16 images) the twin computes what the
+  TF1 towers compute through tf1_train's custom getter. (Not bf16: the CPU
+  has no bfloat16 kernel for local response normalisation, on either path);
 - ``extra_losses() -> [float32 scalar]``: the terms ``inference`` puts in the
   ``'losses'`` collection, in the same order: ``0.004 * l2_loss`` of
   ``local3/weights`` then ``local4/weights``;
@@ -66,12 +70,17 @@ class Cifar10Tutorial(tf.Module):
             tf.fill([shape[-1]], float(bias)), name=f"{scope}/biases"
         )
 
+    def _read(self, name: str, x: tf.Tensor) -> tf.Tensor:
+        """A weight in the type of the input it meets (mixed precision)."""
+        return tf.cast(self.by_name[name], x.dtype)
+
     def _conv(self, x: tf.Tensor, scope: str) -> tf.Tensor:
-        conv = tf.nn.conv2d(x, self.by_name[f"{scope}/weights"], 1, padding="SAME")
-        return _summarized(tf.nn.relu(tf.nn.bias_add(conv, self.by_name[f"{scope}/biases"])), scope)
+        conv = tf.nn.conv2d(x, self._read(f"{scope}/weights", x), 1, padding="SAME")
+        biased = tf.nn.bias_add(conv, self._read(f"{scope}/biases", x))
+        return _summarized(tf.nn.relu(biased), scope)
 
     def _local(self, x: tf.Tensor, scope: str) -> tf.Tensor:
-        return tf.matmul(x, self.by_name[f"{scope}/weights"]) + self.by_name[f"{scope}/biases"]
+        return tf.matmul(x, self._read(f"{scope}/weights", x)) + self._read(f"{scope}/biases", x)
 
     def __call__(self, images: tf.Tensor, training: bool) -> tf.Tensor:
         del training  # no dropout or batch norm

@@ -6,7 +6,7 @@ from typing import Dict, List, Optional, Tuple
 
 import tensorflow as tf
 
-from tf1_train import model_casts, models
+from tf1_train import kernels, model_casts, models
 from tf1_train.errors import UserError
 from tf1_train.models import outputs
 from tf1_train.tf2 import layers
@@ -180,10 +180,15 @@ class UserTwin(Model):
 
 
 def build(
-    name: str, image_shape: Tuple[int, int, int], num_classes: int, tf2_model: str = ""
+    name: str,
+    image_shape: Tuple[int, int, int],
+    num_classes: int,
+    tf2_model: str = "",
+    compute: tf.DType = tf.float32,
 ) -> Model:
     """Creates the TF2 twin of model ``name`` (tf1_train.models' registry),
-    or the user's ``--tf2_model``; call inside ``strategy.scope()`` to mirror it."""
+    or the user's ``--tf2_model``, which is given images of type ``compute``
+    (--precision); call inside ``strategy.scope()`` to mirror it."""
     check_twin(name, tf2_model)
     if tf2_model:
         factory = models.resolve(tf2_model, "tf2_model")
@@ -192,25 +197,23 @@ def build(
         except Exception as e:
             raise UserError(f"--tf2_model={tf2_model}: {models.describe_failure(e)}") from None
         twin = UserTwin(module, tf2_model)
-        _probe_twin(twin, tf2_model, name, tuple(image_shape), num_classes)
+        _probe_twin(twin, tf2_model, name, tuple(image_shape), num_classes, compute)
         return twin
     return models.resolve(models.lookup(name).tf2, "model")(tuple(image_shape), num_classes)
 
 
-def _probe_twin(twin: UserTwin, ref: str, name: str, image_shape, num_classes: int) -> None:
+def _probe_twin(
+    twin: UserTwin, ref: str, name: str, image_shape, num_classes: int, compute: tf.DType
+) -> None:
     """Before anything is written: the twin is called as the step will call
-    it and returns usable logits, and its variables carry the TF1 model's
-    names and shapes (so a checkpoint of either path restores into the other)."""
+    it (on ``compute`` images) and returns usable logits, computes in that
+    type with kernels for it, and its variables carry the TF1 model's names
+    and shapes (so a checkpoint of either path restores into the other)."""
     what = f"--tf2_model={ref}"
-    spec = tf.TensorSpec([2, *image_shape], tf.float32)
-    try:
-        fn = tf.function(lambda x: twin(x, training=True), autograph=False)
-        traced = fn.get_concrete_function(spec)
-    except UserError:
-        raise
-    except Exception as e:
-        raise UserError(f"{what}: {models.describe_failure(e)}") from None
-    model_casts.check_twin(traced.graph.get_operations(), what)
+    traced = _trace(twin, what, [2, *image_shape], compute)
+    ops = traced.graph.get_operations()
+    model_casts.check_twin(ops, what, compute)
+    kernels.check(ops, compute, what, _replica_device_type())
     out = traced.structured_outputs
     logits = outputs.logits_of(out)
     if outputs.is_pair(out):  # what --loss will be given (tf2/train.py probes it)
@@ -233,9 +236,43 @@ def _probe_twin(twin: UserTwin, ref: str, name: str, image_shape, num_classes: i
         )
 
 
+def _trace(twin: UserTwin, what: str, shape, compute: tf.DType):
+    """The twin's training call traced on ``compute`` images; a twin that
+    traces on float32 ones only is told how a twin takes a precision."""
+
+    def trace(dtype):
+        fn = tf.function(lambda x: twin(x, training=True), autograph=False)
+        return fn.get_concrete_function(tf.TensorSpec(shape, dtype))
+
+    try:
+        return trace(compute)
+    except UserError:
+        raise
+    except Exception as e:
+        failure = models.describe_failure(e)
+    if compute != tf.float32:
+        try:
+            trace(tf.float32)
+        except Exception:
+            pass
+        else:
+            raise UserError(model_casts.twin_type_failure(what, compute, failure))
+    raise UserError(f"{what}: {failure}")
+
+
+def _replica_device_type() -> str:
+    """Where the twin's ops will run: the strategy's first device's type."""
+    try:
+        devices = tf.distribute.get_strategy().extended.worker_devices
+    except RuntimeError:  # no strategy's scope: the default one has no devices
+        return "CPU"
+    return tf.DeviceSpec.from_string(devices[0]).device_type or "CPU"
+
+
 def _tf1_trainable_shapes(name: str, image_shape, num_classes: int) -> Dict[str, list]:
     """The TF1 model's trainable variables by checkpoint name, from a scratch graph."""
     with tf.Graph().as_default():
+        tf.random.set_seed(0)  # under --deterministic, unseeded initializers need a graph seed
         images = tf.zeros([1, *image_shape])
         models.checked(models.get_model(name), name)(images, True, num_classes)
         return {v.op.name: v.shape.as_list() for v in tf.compat.v1.trainable_variables()}

@@ -62,10 +62,17 @@ class LossScale(tf.Module):
             self.scale.assign(self.initial)
 
     def scaled(self, loss: tf.Tensor) -> tf.Tensor:
-        return loss * self.scale
+        """A replica's loss times the scale and the replica count. A TF1
+        tower's loss is its own batch's mean, N times a replica's share of
+        the global mean: so each replica's float16 gradients are those of
+        a TF1 tower, and the same scale overflows (or flushes) on the same
+        step. Scaled by the scale alone, as Keras' LossScaleOptimizer does,
+        N replicas would train as a TF1 run with a scale N times smaller."""
+        return loss * (self.scale * _replicas())
 
     def unscale(self, grads: List[tf.Tensor]) -> List[tf.Tensor]:
-        inverse = 1.0 / self.scale
+        """The summed gradients back to the mean gradient (in a replica context)."""
+        inverse = 1.0 / (self.scale * _replicas())
         return [g * inverse for g in grads]
 
     def update(self, strategy: tf.distribute.Strategy, finite: tf.Tensor) -> None:
@@ -84,6 +91,10 @@ class LossScale(tf.Module):
 
     def values(self) -> Dict[str, float]:
         return {"loss_scale": float(self.scale.numpy()), "skipped_steps": int(self.skipped.numpy())}
+
+
+def _replicas() -> float:
+    return float(tf.distribute.get_replica_context().num_replicas_in_sync)
 
 
 def all_finite(grads: List[tf.Tensor]) -> tf.Tensor:

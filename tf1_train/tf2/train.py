@@ -52,18 +52,13 @@ class RunResult(NamedTuple):
 
 def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
     """Strategy, model and optimizer (mirrored), and the compiled steps."""
-    if cfg.tf2_model and cfg.precision.precision != "fp32":
-        raise UserError(
-            f"--precision={cfg.precision.precision}: a --tf2_model twin reads its own "
-            "variables, so tf1_train cannot cast them; use --precision=fp32 on the TF2 "
-            "path, or build the twin on tf1_train/tf2/layers.py and register it"
-        )
     strategy, plan = make_strategy(cfg.devices, gpus_found)
     pre = user_input.load(cfg.data.preprocess, source.image_shape, cfg.data.seed)
     image_shape = pre.image_shape if pre else source.image_shape
     tf.random.set_seed(cfg.run.seed)  # a user's twin may use stateful initializers
     with strategy.scope():
-        model = models.build(cfg.model, image_shape, source.num_classes, cfg.tf2_model)
+        compute = precisionlib.compute_type(cfg.precision.precision)
+        model = models.build(cfg.model, image_shape, source.num_classes, cfg.tf2_model, compute)
         opt = optim.make(cfg.optimizer, model.trainable_by_name)
         decay = cfg.optimizer.moving_average_decay
         averages = WeightAverages(decay, model.trainable_by_name) if decay > 0 else None
@@ -87,7 +82,7 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
         strategy, model, opt, global_batch, oc.weight_decay,
         None if pre else source.scale, loss_fn,
         clip_norm=oc.gradient_clip_norm, averages=averages,
-        compute=precisionlib.compute_type(cfg.precision.precision), loss_scale=loss_scale,
+        compute=compute, loss_scale=loss_scale,
     )  # fmt: skip
     fed = eval_metrics.Fed(cfg.eval_metrics, source.num_classes) if cfg.eval_metrics else None
     if fed is not None:
