@@ -42,12 +42,23 @@ TRAINER = (  # tf1_train's own: casts to the precision it was built for, not to 
     "    return getter\n"
 )
 BFLOAT16 = METHOD.replace("float16", "bfloat16")  # TPU code: no loss scale needed
+STORAGE = (  # NVIDIA BERT's, alone in its file: float16 is named only by its callers
+    TF + "def float32_variable_storage_getter(getter, name, shape=None, dtype=None,\n"
+    "                                    initializer=None, regularizer=None,\n"
+    "                                    trainable=True, *args, **kwargs):\n"
+    "    storage_dtype = tf.float32 if trainable else dtype\n"
+    "    variable = getter(name, shape, dtype=storage_dtype, initializer=initializer,\n"
+    "                      regularizer=regularizer, trainable=trainable, *args, **kwargs)\n"
+    "    if trainable and dtype != tf.float32:\n"
+    "        variable = tf.cast(variable, dtype)\n"
+    "    return variable\n"
+)
 
 
 @pytest.mark.parametrize(
     "source, lines",
-    [(METHOD, [4]), (KWARGS, [2]), (SCOPE, [3]), (TRAINER, []), (BFLOAT16, [])],
-    ids=["method", "kwargs", "scope", "trainer", "bfloat16"],
+    [(METHOD, [4]), (KWARGS, [2]), (SCOPE, [3]), (STORAGE, [2]), (TRAINER, []), (BFLOAT16, [])],
+    ids=["method", "kwargs", "scope", "storage getter alone", "trainer", "bfloat16"],
 )
 def test_each_float16_getter_spelling_is_found_and_no_other_getter(tmp_path, source, lines):
     path = tmp_path / "model.py"

@@ -54,20 +54,28 @@ def findings(tree: ast.AST) -> Iterator[Raw]:
     tf = Aliases(tree, roots=("tensorflow",))
     if not tf.names:
         return
-    if _names_float16(tree, tf):
+    if not _tpu_code(tree, tf):
         yield from _getter_findings(tree, tf)
     yield from _ref_findings(tree)
 
 
-def _names_float16(tree: ast.AST, tf: Aliases) -> bool:
-    """Whether the file says float16 anywhere: a getter casting to the dtype it
-    was asked for casts to float16 in GPU code, to bfloat16 in TPU code."""
+def _tpu_code(tree: ast.AST, tf: Aliases) -> bool:
+    """Whether the file names bfloat16 and never float16. A getter casting to
+    the dtype it was asked for casts to float16 in GPU code, to bfloat16 in
+    TPU code, which needs no loss scale; a getter alone in its file names
+    neither (NVIDIA's BERT ``float32_variable_storage_getter``, its caller
+    asking for float16 elsewhere) and is reported."""
+    named = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and node.value in ("float16", "half"):
-            return True
-        if isinstance(node, ast.Attribute) and tf.resolve(node) in FLOAT16:
-            return True
-    return False
+        if isinstance(node, ast.Constant) and node.value in ("float16", "half", "bfloat16"):
+            named.add("bfloat16" if node.value == "bfloat16" else "float16")
+        elif isinstance(node, ast.Attribute):
+            path = tf.resolve(node) or ""
+            if path in FLOAT16:
+                named.add("float16")
+            elif path.endswith(".bfloat16"):
+                named.add("bfloat16")
+    return named == {"bfloat16"}
 
 
 def _getter_findings(tree: ast.AST, tf: Aliases) -> Iterator[Raw]:
