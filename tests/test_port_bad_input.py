@@ -53,6 +53,13 @@ ROWS = [  # id, argv, the flag or file named, what is valid, setup
     ("convert shape", CONVERT[:-2] + ["--input_shape=8,8", "--num_classes=10"],
      "--input_shape=8,8", "expected H,W,C", None),
     ("subcommand", ["compare"], "'compare'", "valid: check, convert, scan", None),
+    ("precision", CHECK + ["--precision=fp8"], "--precision", "choose from", None),
+    ("loss_scale with bf16", CHECK + ["--precision=bf16", "--loss_scale=128"], "--loss_scale",
+     "fp16 only", None),
+    ("loss_scale<1", CHECK + ["--precision=fp16", "--loss_scale=0.5"], "--loss_scale",
+     "a number >= 1", None),
+    ("fixed loss_scale with keras", CHECK + ["--precision=fp16", "--loss_scale=128",
+     "--tf2_optimizer=keras"], "--loss_scale=128", "use --loss_scale=dynamic or", None),
 ]  # fmt: skip
 
 

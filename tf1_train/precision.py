@@ -134,9 +134,18 @@ def keep_fixed(sess, p: Precision) -> None:
 
 def cast_getter(compute: tf.DType) -> Callable:
     """The custom getter: a trainable float32 variable comes back cast to
-    ``compute`` (except batch norm's scale and offset)."""
+    ``compute`` (except batch norm's scale and offset). A trainable variable
+    asked for in a half type (layers asking for the input's dtype, as v1's
+    and tf1_train.compat's do under half-precision input) is stored in
+    float32 and handed back cast to that type, as tf_cnn_benchmarks' getter
+    did: else it would be a half-precision variable, updated and saved so."""
 
     def getter(getter, *args, **kwargs):  # v1 passes everything by keyword
+        requested = kwargs.get("dtype")
+        if kwargs.get("trainable") is not False and requested is not None:
+            requested = tf.as_dtype(requested)
+            if requested in HALF:
+                return tf.cast(getter(*args, **_stored_float32(kwargs)), requested)
         var = getter(*args, **kwargs)
         trainable = kwargs.get("trainable")
         if trainable is False or var.dtype.base_dtype != tf.float32:
@@ -147,6 +156,18 @@ def cast_getter(compute: tf.DType) -> Callable:
         return tf.cast(var, compute)
 
     return getter
+
+
+HALF = (tf.float16, tf.bfloat16)
+
+
+def _stored_float32(kwargs: Dict) -> Dict:
+    """get_variable's arguments asking for float32 storage (a half-precision
+    initial value given as a tensor made float32 too)."""
+    init = kwargs.get("initializer")
+    if isinstance(init, tf.Tensor) and init.dtype in HALF:
+        init = tf.cast(init, tf.float32)
+    return {**kwargs, "dtype": tf.float32, "initializer": init}
 
 
 @contextlib.contextmanager

@@ -112,7 +112,7 @@ def format_report(rep: Dict) -> str:
     lines = [
         f"port check: TF1 {c['model']} vs TF2 {c['tf2'] or c['model']}: {c['towers']} tower(s) x "
         f"{c['batch']}, {c['optimizer']} lr {c['lr']}, {c['steps']} steps, "
-        f"TF2 optimizer {c['tf2_optimizer']}, rtol {rep['tolerance']['rtol']:g} "
+        f"TF2 optimizer {c['tf2_optimizer']}{_precision(c)}, rtol {rep['tolerance']['rtol']:g} "
         f"atol {rep['tolerance']['atol']:g}",
     ]
     if "tf1_variables" in inv:
@@ -164,6 +164,13 @@ def format_report(rep: Dict) -> str:
     return "\n".join(lines)
 
 
+def _precision(c: Dict) -> str:
+    if c["precision"] == "fp32":
+        return ""
+    scale = f" (loss scale {c['loss_scale'] or 'dynamic'})" if c["precision"] == "fp16" else ""
+    return f", {c['precision']}{scale}"
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, no usage block
         raise UserError(f"port check: {message}")
@@ -192,6 +199,8 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--momentum", type=float, default=0.9)
     p.add_argument("--adam_epsilon", type=float, default=1e-8)
     p.add_argument("--tf2_optimizer", default="v1", choices=["v1", "keras"])
+    p.add_argument("--precision", default="fp32", choices=["fp32", "bf16", "fp16"])
+    p.add_argument("--loss_scale", default="", help="fp16: dynamic (default) or a number >= 1")
     p.add_argument("--steps", type=int, default=10)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--rtol", type=float, default=1e-5)
@@ -238,6 +247,7 @@ def case_from_flags(a: argparse.Namespace) -> Dict:
             re.compile(pattern)
         except re.error as e:
             raise UserError(f"--allow={pattern}: bad regex ({e})") from None
+    _check_precision(a)
     rules = {"momentum": a.momentum, "adam_epsilon": a.adam_epsilon}
     return spec.complete({
         "id": "check", "model": a.tf1, "tf2": a.tf2, "towers": a.num_gpus, "batch": a.batch_size,
@@ -245,8 +255,21 @@ def case_from_flags(a: argparse.Namespace) -> Dict:
         "synthetic": a.use_synthetic_data, "input_shape": shape, "num_classes": a.num_classes,
         "preprocess": a.preprocess, "loss": a.loss, "tf2_loss": a.tf2_loss, "rules": rules,
         "seed": a.seed, "tf2_optimizer": a.tf2_optimizer, "record": "all",
+        "precision": a.precision, "loss_scale": a.loss_scale,
         "name_map": name_map.load(a.name_map) if a.name_map else {},
     })  # fmt: skip
+
+
+def _check_precision(a: argparse.Namespace) -> None:
+    """--loss_scale as the entry points take it; Keras' scale is dynamic only."""
+    from tf1_train.config import PrecisionConfig
+
+    PrecisionConfig(a.precision, a.loss_scale).validate()  # raises UserError, naming the flag
+    if a.loss_scale not in ("", "dynamic") and a.tf2_optimizer == "keras":
+        raise UserError(
+            f"--loss_scale={a.loss_scale}: Keras 3's LossScaleOptimizer (--tf2_optimizer=keras) "
+            "has no fixed scale; use --loss_scale=dynamic or --tf2_optimizer=v1"
+        )
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

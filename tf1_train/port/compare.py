@@ -2,7 +2,8 @@
 
 Rows in the order things happen: the inventory, the forward pass on the
 first batch (logits, then the loss), every gradient, then per step the loss
-(computed before that step's update) and every variable after it. A row
+(computed before that step's update), fp16's loss scale and skipped steps,
+and every variable after it. A row
 agrees when every element satisfies ``|tf2 - tf1| <= atol + rtol * |tf1|``;
 the first row that does not, and is not accepted by ``--allow``, is the
 first divergence.
@@ -29,6 +30,12 @@ def difference(got, want, tol: Tolerance) -> Dict:
         return {"max_abs": float("inf"), "max_rel": float("inf"), "excess": float("inf")}
     if got.size == 0:
         return {"max_abs": 0.0, "max_rel": 0.0, "excess": 0.0}
+    # The same inf, or NaN, on both sides agrees (an fp16 overflow both had);
+    # non-finite on one side only is infinitely apart.
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    if not np.isfinite(got[~same]).all() or not np.isfinite(want[~same]).all():
+        return {"max_abs": float("inf"), "max_rel": float("inf"), "excess": float("inf")}
+    got, want = np.where(same, 0.0, got), np.where(same, 0.0, want)
     gap = np.abs(got - want)
     rel = gap / np.maximum(np.abs(want), 1e-30)
     excess = gap / (tol.atol + tol.rtol * np.abs(want))
@@ -59,8 +66,11 @@ def rows(tf1, tf2, tf2_names: Dict[str, str], steps: int, tol: Tolerance, allow:
                 got = tf2["grad:" + name] if "grad:" + name in tf2.files else np.zeros(0)
                 add("gradient", 0, name, got, tf1["grad:" + name])
     recorded = any(k.startswith("step1:") for k in tf1.files)
+    scaled = [k for k in tf1.files if k.startswith("scale:") and k in tf2.files]
     for step in range(1, steps + 1):
         add("step", step, "loss", tf2["losses"][step - 1], tf1["losses"][step - 1])
+        for key in scaled:  # fp16: the loss scale and the skipped steps after the step
+            add("step", step, key[6:], tf2[key][step - 1], tf1[key][step - 1])
         key = f"step{step}:" if recorded else ("final:" if step == steps else None)
         for name in variables if key else ():
             add("step", step, name, tf2[key + name], tf1[key + name])

@@ -114,8 +114,30 @@ def _l2(row, ctx):
     if own1 > 0 and own2 == 0:
         return f"TF1 adds its own loss terms ({own1:.6g}); the TF2 side adds none (model.losses)"
     if own1 > 0 and abs(own2 / own1 - 1) > 1e-4:
-        return f"the model's own loss terms: TF1 {own1:.6g}, TF2 {own2:.6g} ({own2 / own1:.4g}x)"
+        text = f"the model's own loss terms: TF1 {own1:.6g}, TF2 {own2:.6g} ({own2 / own1:.4g}x)"
+        if ctx.case.get("precision", "fp32") != "fp32":  # the getter handed the model casts
+            text += f"; TF1 computes them from its weights' {ctx.case['precision']} casts"
+        return text
     return None
+
+
+def _bias_noise(row, ctx):
+    """A bias feeding a batch norm: its gradient is zero in exact arithmetic."""
+    name = row["tensor"]
+    if row["phase"] != "gradient" or not name.endswith(("/bias", "/biases")):
+        return None
+    if not any(k.startswith("init:") and k.endswith("/moving_mean") for k in ctx.tf1.files):
+        return None
+    worst = max(np.abs(ctx.tf1["grad:" + name]).max(), np.abs(ctx.tf2["grad:" + name]).max())
+    others = [np.abs(ctx.tf1[k]).max() for k in ctx.tf1.files if k.startswith("grad:")]
+    top = max(others)
+    if top == 0 or worst > 1e-2 * top:
+        return None
+    return (
+        f"{name}'s gradient is at most {worst:.3g} on either side, the largest gradient "
+        f"{top:.3g}: a bias feeding a batch norm has a zero gradient in exact arithmetic (the "
+        f"norm subtracts the batch mean), so both are rounding noise; --allow={name}"
+    )
 
 
 def _adam(row, ctx):
@@ -198,6 +220,8 @@ HINTS = (
     Hint("loss_reduction", "loss summed over the batch instead of averaged", _summed),
     Hint("average_loss_towers", "compute_average_loss: global vs per-replica batch", _towers),
     Hint("l2_regularization", "tf.nn.l2_loss is sum/2, Keras L2(l) is l*sum; model.losses", _l2),
+    Hint("bias_before_batch_norm", "a bias feeding a batch norm: a zero gradient, rounding noise",
+         _bias_noise),
     Hint("adam", "Adam epsilon: v1 1e-8, Keras 1e-7; v1's 1 - beta in float32", _adam),
     Hint("rmsprop", "RMSProp: v1 decay/epsilon 1e-10, Keras rho/epsilon 1e-7", _rmsprop),
     Hint("bn_moving_variance", "moving variance: v1 fused unbiased, Keras 3 biased", _bn_variance),

@@ -24,6 +24,7 @@ from typing import Dict, List
 
 import numpy as np
 
+from tf1_train import saved_scale
 from tf1_train.port import spec
 
 AVERAGE = "/ExponentialMovingAverage"  # a weight average's name: <var>/ExponentialMovingAverage
@@ -56,16 +57,18 @@ def run_tf1(case: Dict, out: str) -> None:
     plan = devices.plan_devices(cfg.devices, 0)
     g = graph.build(
         cfg.model, source, spec.streamed(cfg.data), cfg.devices, cfg.optimizer, plan, cfg.run.seed,
-        loss=cfg.loss, preprocess=pre,
+        loss=cfg.loss, preprocess=pre, precision_cfg=cfg.precision,
     )  # fmt: skip
     record: Dict[str, np.ndarray] = {}
+    scale = {k: g.saved_variables[k] for k in SCALE_STATE if k in g.saved_variables}
     with v1.Session(graph=g.graph, config=devices.session_config(cfg.devices, plan)) as sess:
         sess.run([g.init_op, g.input_init])
         sess.run(g.post_init_ops)
         initial = sess.run(g.model_variables)
-        losses = []
+        losses, scales = [], []
         for step in range(1, case["steps"] + 1):
             losses.append(float(sess.run([g.train_op, g.loss])[1]))
+            scales.append(sess.run(scale))
             if case["record"] == "all":
                 values = sess.run(g.model_variables)
                 record.update({f"step{step}:{k}": v for k, v in values.items()})
@@ -86,7 +89,19 @@ def run_tf1(case: Dict, out: str) -> None:
         **record,
         **{"average:" + k: v for k, v in averages.items()},
         **forward,
+        **scale_record(scales),
     )  # fmt: skip
+
+
+SCALE_STATE = (saved_scale.SCALE, saved_scale.SKIPPED)
+
+
+def scale_record(scales: List[Dict]) -> Dict[str, np.ndarray]:
+    """fp16's loss scale and skipped steps after each step, as the compare
+    reads them (``{}`` without a loss scale)."""
+    if not scales or not scales[0]:
+        return {}
+    return {f"scale:{k}": np.array([s[k] for s in scales], np.float64) for k in SCALE_STATE}
 
 
 def _batches(source, cfg, pre, steps: int):
@@ -116,24 +131,29 @@ def _forward_tf1(cfg, num_classes: int, initial: Dict, images, labels, scale: fl
     import tensorflow as tf
 
     from tf1_train import models, towers
+    from tf1_train import precision as precisionlib
     from tf1_train.models import outputs
 
     v1 = tf.compat.v1
+    p = precisionlib.Precision(cfg.precision.precision)
     with tf.Graph().as_default():
         v1.set_random_seed(cfg.run.seed)
         x = tf.constant(images)
         x = tf.cast(x, tf.float32) * (1.0 / scale) if scale else x
         model_fn = models.checked(models.get_model(cfg.model), cfg.model)
-        out = model_fn(x, True, num_classes)
+        with precisionlib.tower_scope(p):  # the towers' cast getter (--precision)
+            out = model_fn(precisionlib.to_compute(x, p), True, num_classes)
         loss_fn = models.resolve(cfg.loss, "loss") if cfg.loss else None
         logits, end_points = outputs.split(out, loss_fn, f"--model={cfg.model}")
+        logits, end_points = precisionlib.to_float32(logits), outputs.float32_end_points(end_points)
         before = len(v1.get_collection(v1.GraphKeys.LOSSES))
         data = towers.data_loss(tf.constant(labels), logits, loss_fn, end_points)
         own = v1.get_collection(v1.GraphKeys.REGULARIZATION_LOSSES)
         own += towers.collected_terms(data, before, "", loss_fn)[0]  # the towers' rule
         own_sum = tf.add_n([tf.cast(t, tf.float32) for t in own]) if own else tf.constant(0.0)
         params = v1.trainable_variables()
-        grads = v1.gradients(data + own_sum, params)
+        factor = first_scale(cfg.precision)  # fp16: the gradients training takes, unscaled
+        grads = [g / factor for g in v1.gradients((data + own_sum) * factor, params)]
         with v1.Session() as sess:
             _load(sess, initial)
             out = sess.run({"logits": logits, "data": data, "own": own_sum, "grads": grads})
@@ -146,6 +166,16 @@ def _forward_tf1(cfg, num_classes: int, initial: Dict, images, labels, scale: fl
         **facts,
         **found,
     }
+
+
+def first_scale(pc) -> float:
+    """The loss scale of an fp16 run's first step (1 without loss scaling)."""
+    from tf1_train import precision as precisionlib
+
+    value = precisionlib.loss_scale_value(pc.precision, pc.loss_scale)
+    if value is None:
+        return 1.0
+    return precisionlib.INITIAL_SCALE if value == "dynamic" else float(value)
 
 
 def _load(sess, values: Dict[str, np.ndarray]) -> None:
@@ -201,14 +231,17 @@ def _run_twin(case: Dict, out: str) -> None:
     averages = trainer.averages.by_name if trainer.averages else {}
     for name, avg in averages.items():  # they start at the initial weights, as in TF1
         avg.assign(ref["init:" + name[: -len(AVERAGE)]])
-    losses, record = [], {}
+    losses, record, scales = [], {}, []
     for step, (x, y) in enumerate(zip(ref["images"], ref["labels"]), 1):
         losses.append(float(trainer.steps.train(tf.constant(x), tf.constant(y))))
+        if trainer.loss_scale is not None:
+            state = trainer.loss_scale.by_name()
+            scales.append({k: float(state[k].numpy()) for k in SCALE_STATE})
         if case["record"] == "all":
             record.update({f"step{step}:{n}": v.numpy() for n, v in trainer.model.by_name.items()})
     final = {"final:" + n: v.numpy() for n, v in trainer.model.by_name.items()}
     final.update({"average:" + n: v.numpy() for n, v in averages.items()})
-    np.savez(out + "_tf2.npz", losses=np.array(losses), **final, **record)
+    np.savez(out + "_tf2.npz", losses=np.array(losses), **final, **record, **scale_record(scales))
 
 
 def run_keras(case: Dict, out: str) -> None:

@@ -8,7 +8,9 @@ twin of ``model``), ``towers``, ``batch`` (per tower), ``steps``,
 ``input_shape``/``num_classes`` (synthetic data of that shape),
 ``preprocess``, ``loss``/``tf2_loss``, ``rules`` (further config fields by
 name), ``seed``, ``tf2_optimizer`` (``v1`` or ``keras``), ``name_map`` and
-``record`` (``all``: every variable after every step; ``final``: the end).
+``record`` (``all``: every variable after every step; ``final``: the end),
+``precision`` (``fp32``, ``bf16``, ``fp16``) and ``loss_scale`` (fp16's:
+``dynamic`` when empty, or a number).
 
 No TensorFlow here: the parent process of a check only reads numpy files.
 """
@@ -41,6 +43,8 @@ DEFAULTS: Dict = {
     "tf2_optimizer": "v1",
     "name_map": {},
     "record": "final",
+    "precision": "fp32",
+    "loss_scale": "",
 }
 
 
@@ -103,5 +107,7 @@ def config(case: Dict, train_dir: str) -> cfglib.Config:
         use_synthetic_data=bool(c["synthetic"] or c["input_shape"]),
         preprocess=c["preprocess"],
         loss=c["loss"],
+        precision=c["precision"],
+        loss_scale=c["loss_scale"],
         **c["rules"],
     )

@@ -14,6 +14,7 @@ norm then updates its moving statistics once per slice.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 from typing import Dict
@@ -21,10 +22,11 @@ from typing import Dict
 import numpy as np
 import tensorflow as tf
 
-from tf1_train import models, towers
+from tf1_train import models, saved_scale, towers
 from tf1_train.models import outputs
-from tf1_train.port import name_map, spec
+from tf1_train.port import name_map, sides, spec
 from tf1_train.tf2 import optim
+from tf1_train.tf2 import precision as precisionlib
 
 KNOWN_KWARGS = ("num_classes", "input_shape", "image_shape")
 
@@ -98,11 +100,17 @@ def run(case: Dict, out: str) -> None:
     ref = np.load(out + "_tf1.npz")
     tf.random.set_seed(case["seed"])
     scale = float(ref["scale"])
+    compute = precisionlib.compute_type(case["precision"])  # the images the model is given
     inputs = [
-        tf.cast(x, tf.float32) * (1.0 / scale) if scale else tf.constant(x) for x in ref["images"]
+        precisionlib.to_compute(
+            tf.cast(x, tf.float32) * (1.0 / scale) if scale else tf.constant(x), compute
+        )
+        for x in ref["images"]
     ]
-    obj = build_object(case["tf2"] or case["model"], inputs[0].shape[1:], int(ref["num_classes"]))
-    obj(inputs[0][:1], training=False)  # builds a Keras model's variables
+    with _policy(case["precision"]):  # Keras layers take the mixed policy when made
+        ref_tf2 = case["tf2"] or case["model"]
+        obj = build_object(ref_tf2, inputs[0].shape[1:], int(ref["num_classes"]))
+        obj(inputs[0][:1], training=False)  # builds a Keras model's variables
     named = named_variables(obj)
     rename = name_map.Mapper(case["name_map"])
     mapped = {n: rename(n) for n in named}
@@ -117,17 +125,29 @@ def run(case: Dict, out: str) -> None:
         var.assign(ref["init:" + name])
     loss_fn = _loss_fn(case, obj)
     trainable = {n: v for n, v in by_tf1.items() if v.trainable}
-    arrays = _forward(obj, loss_fn, trainable, inputs[0], ref["labels"][0])
+    factor = sides.first_scale(cfg.precision)
+    arrays = _forward(obj, loss_fn, trainable, inputs[0], ref["labels"][0], factor)
     for name, var in by_tf1.items():  # undo a batch norm's updates in the forward pass
         var.assign(ref["init:" + name])
-    step, info["optimizer"] = _step_fn(cfg, case, loss_fn, trainable)
-    losses = []
+    step, info["optimizer"], scale_state = _step_fn(cfg, case, loss_fn, trainable)
+    losses, scales = [], []
     for k, (x, y) in enumerate(zip(inputs, ref["labels"]), 1):
         losses.append(float(step(x, tf.constant(y))))
+        scales.append(scale_state(k))
         if case["record"] == "all":
             arrays.update({f"step{k}:{n}": np.asarray(v.numpy()) for n, v in by_tf1.items()})
     arrays.update({"final:" + n: np.asarray(v.numpy()) for n, v in by_tf1.items()})
-    _write(out, info, {"losses": np.array(losses), **arrays})
+    _write(out, info, {"losses": np.array(losses), **arrays, **sides.scale_record(scales)})
+
+
+def _policy(precision: str):
+    """Keras' mixed policy for bf16/fp16 (float32 variables, layers
+    computing in the type), as a porter sets it; nothing for fp32."""
+    if precision == "fp32":
+        return contextlib.nullcontext()
+    from tf1_train.tf2.keras_fit import dtype_policy
+
+    return dtype_policy(precision)
 
 
 def _loss_fn(case, obj):
@@ -136,6 +156,7 @@ def _loss_fn(case, obj):
 
     def loss(x, y):
         logits, end_points = outputs.split(obj(x, training=True), user, "the TF2 model")
+        logits, end_points = tf.cast(logits, tf.float32), outputs.float32_end_points(end_points)
         data = towers.data_loss(y, logits, user, end_points)
         terms = list(getattr(obj, "losses", None) or [])
         if hasattr(obj, "extra_losses"):
@@ -146,12 +167,14 @@ def _loss_fn(case, obj):
     return loss
 
 
-def _forward(obj, loss_fn, trainable, x, y) -> Dict:
+def _forward(obj, loss_fn, trainable, x, y, factor: float = 1.0) -> Dict:
+    """The first batch's logits, loss and gradients; fp16's gradients as
+    training takes them: of the loss times the first scale, divided by it."""
     with tf.GradientTape() as tape:
         logits, data, own = loss_fn(x, tf.constant(y))
-        total = data + own
+        total = (data + own) * factor
     grads = tape.gradient(total, list(trainable.values()))
-    found = {f"grad:{n}": g.numpy() for n, g in zip(trainable, grads) if g is not None}
+    found = {f"grad:{n}": g.numpy() / factor for n, g in zip(trainable, grads) if g is not None}
     return {
         "fwd:logits": logits.numpy(),
         "fwd:data_loss": data.numpy(),
@@ -161,21 +184,14 @@ def _forward(obj, loss_fn, trainable, x, y) -> Dict:
 
 
 def _step_fn(cfg, case, loss_fn, trainable):
-    """One training step over ``case['towers']`` slices, and what optimizer it uses."""
-    names, variables = list(trainable), list(trainable.values())
+    """One training step over ``case['towers']`` slices, what optimizer it
+    uses, and ``state(step)``: fp16's loss scale and skipped steps after it."""
+    variables = list(trainable.values())
     n = case["towers"]
     if case["tf2_optimizer"] == "keras":
-        opt = keras_optimizer(cfg.optimizer)
-        about = {
-            "kind": "keras",
-            **{k: v for k, v in opt.get_config().items() if isinstance(v, (int, float, str))},
-        }
-        apply = lambda grads: opt.apply_gradients(zip(grads, variables))  # noqa: E731
+        opt, about, scaled, apply, state = _keras_route(cfg, case, variables)
     else:
-        raw = {k: v if isinstance(v, tf.Variable) else v.value for k, v in trainable.items()}
-        opt = optim.make(cfg.optimizer, raw)
-        about = {"kind": "v1", "optimizer": cfg.optimizer.optimizer}
-        apply = lambda grads: opt.apply(tf.distribute.get_strategy(), list(zip(grads, names)), raw)  # noqa: E731
+        opt, about, scaled, apply, state = _v1_route(cfg, case, trainable)
 
     @tf.function
     def step(x, y):
@@ -185,15 +201,73 @@ def _step_fn(cfg, case, loss_fn, trainable):
             with tf.GradientTape() as tape:
                 _, data, own = loss_fn(x[i * b : (i + 1) * b], y[i * b : (i + 1) * b])
                 loss = data + own
+                target = scaled(loss)
             losses.append(loss)
-            per_tower.append(tape.gradient(loss, variables))
+            per_tower.append(tape.gradient(target, variables))
         grads = [
             g[0] if n == 1 else tf.multiply(tf.add_n(list(g)), 1.0 / n) for g in zip(*per_tower)
         ]
         apply(grads)
         return tf.reduce_mean(tf.stack(losses))
 
-    return step, about
+    return step, about, state
+
+
+def _keras_route(cfg, case, variables):
+    """The Keras 3 optimizer; for fp16 in Keras' LossScaleOptimizer (dynamic:
+    apply_gradients unscales, skips a non-finite step, moves the scale)."""
+    import keras
+
+    opt = keras_optimizer(cfg.optimizer)
+    about = {"kind": "keras", **{k: v for k, v in opt.get_config().items() if _plain(v)}}
+    if case["precision"] != "fp16":
+        return opt, about, _same, lambda g: opt.apply_gradients(zip(g, variables)), _none
+    opt = keras.optimizers.LossScaleOptimizer(opt)
+
+    def state(k: int) -> Dict[str, float]:
+        skipped = k - int(opt.iterations.numpy())  # a skipped step does not move them
+        return {saved_scale.SCALE: float(opt.dynamic_scale.numpy()), saved_scale.SKIPPED: skipped}
+
+    return opt, about, opt.scale_loss, lambda g: opt.apply_gradients(zip(g, variables)), state
+
+
+def _v1_route(cfg, case, trainable):
+    """tf1_train's exact TF2 versions of the v1 optimizers; for fp16 with
+    tf1_train's loss scale (the v1 rule the TF1 side follows)."""
+    names = list(trainable)
+    raw = {k: v if isinstance(v, tf.Variable) else v.value for k, v in trainable.items()}
+    opt = optim.make(cfg.optimizer, raw)
+    about = {"kind": "v1", "optimizer": cfg.optimizer.optimizer}
+    strategy = tf.distribute.get_strategy()
+
+    def update(grads):
+        opt.apply(strategy, list(zip(grads, names)), raw)
+
+    value = case["loss_scale"] or "dynamic"
+    if case["precision"] != "fp16":
+        return opt, about, _same, update, _none
+    ls = precisionlib.LossScale(value)
+
+    def apply(grads):
+        precisionlib.apply_if_finite(strategy, grads, ls, update, lambda: opt.step.assign_add(1))
+
+    def state(step: int) -> Dict[str, float]:
+        del step
+        return {n: float(v.numpy()) for n, v in ls.by_name().items() if n in sides.SCALE_STATE}
+
+    return opt, about, ls.scaled, apply, state
+
+
+def _same(loss):
+    return loss
+
+
+def _none(k: int) -> Dict:
+    return {}
+
+
+def _plain(value) -> bool:
+    return isinstance(value, (int, float, str))
 
 
 def _write(out: str, info: Dict, arrays: Dict) -> None:
