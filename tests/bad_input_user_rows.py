@@ -272,6 +272,25 @@ USER_CODE = [
         "--precision=fp32 scales no loss",
     ),
     Bad(
+        "eval_metrics takes an argument tf1_train has not",
+        [f"--eval_metrics={_EM}:takes_weights"],
+        f"--eval_metrics={_EM}:takes_weights: takes 'weights', which tf1_train cannot give it",
+        "or takes by name any of labels, logits, label_ids, probabilities, per_example_loss",
+    ),
+    Bad(
+        "eval_metrics per_example_loss of a mean loss",
+        [f"--eval_metrics={_EM}:bert_metric_fn", f"--loss={_UM}.regularized:v1_cross_entropy"],
+        f"--eval_metrics={_EM}:bert_metric_fn: takes per_example_loss, and --loss returns",
+        "compute it in the metric from labels and logits",
+    ),
+    Bad(
+        "tf2 eval_metrics per_example_loss of a mean loss",
+        [f"--eval_metrics={_EM}:bert_metric_fn", f"--loss={_UM}.regularized:v1_cross_entropy"],
+        f"--eval_metrics={_EM}:bert_metric_fn: takes per_example_loss, and --loss returns",
+        "compute it in the metric from labels and logits",
+        module=TF2_MAIN,
+    ),
+    Bad(
         "tf2 twin computing in float16 by itself",
         [f"--model={_UM}.tiny:build", f"--tf2_model={_UM}.twins:HalfTinyTwin"],
         f"--tf2_model={_UM}.twins:HalfTinyTwin: computes in float16 by itself",

@@ -85,3 +85,46 @@ def test_both_entry_points_give_the_same_metrics(tmp_path):
         assert tf2[name] == pytest.approx(tf1[name], abs=1e-6), name
     assert tf1["accuracy"] == pytest.approx(summaries[modules[0]]["test_accuracy"], abs=1e-7)
     assert lines[modules[0]] == lines[modules[1]]  # the same eval line, at step 10
+
+
+BERT = "tests.user_models.eval_metrics:bert_metric_fn"
+
+
+def _mean_cross_entropy(train_dir, loss=None) -> float:
+    """The final weights' mean data loss over the digits test split, computed
+    here from the checkpoint (mlp; ``loss``: per example, default softmax CE)."""
+    from tf1_train import models
+
+    source = data.load_source(small_config(str(train_dir)).data)
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        images, labels = source.eval_batches(10_000).get_single_element()
+        x = tf.cast(images, tf.float32) / source.scale
+        logits = models.get_model("mlp")(x, False, source.num_classes)
+        per_example = (loss or tf.nn.sparse_softmax_cross_entropy_with_logits)(
+            labels=labels, logits=logits
+        )
+        with v1.Session() as sess:
+            v1.train.Saver().restore(sess, tf.train.latest_checkpoint(str(train_dir)))
+            return float(sess.run(tf.reduce_mean(per_example)))
+
+
+@pytest.mark.parametrize("loss", ["", "tests.user_models.regularized:mean_squared_error"])
+def test_berts_metric_fn_runs_as_written_on_both_entry_points(tmp_path, loss):
+    """metric_fn(per_example_loss, label_ids, logits, is_real_example), by
+    name; per_example_loss is --loss's when it gives one value per example."""
+    args = ["--model=mlp", f"--eval_metrics={BERT}", "--train_steps=6", "--batch_size=8"]
+    args += [f"--loss={loss}"] if loss else []
+    per_example = None
+    if loss:
+        from tests.user_models.regularized import mean_squared_error as per_example
+    modules = ("tf1_train.main", "tf1_train.tf2.main")
+    runs = run_clis([[*args, f"--train_dir={tmp_path / m}"] for m in modules], module=modules)
+    for module, run in zip(modules, runs):
+        assert run.returncode == 0, run.stderr[-3000:]
+        summary = json.loads((tmp_path / module / "run_summary.json").read_text())
+        values = summary["eval_metrics"]
+        assert list(values) == ["eval_accuracy", "eval_loss"]
+        assert values["eval_accuracy"] == pytest.approx(summary["test_accuracy"], abs=1e-7)
+        expected = _mean_cross_entropy(tmp_path / module, per_example)
+        assert values["eval_loss"] == pytest.approx(expected, rel=1e-5)

@@ -4,7 +4,11 @@
 {name: (value, update_op)}``: the dict a ``model_fn`` returned as
 ``eval_metric_ops`` in EVAL mode, built with ``tf.compat.v1.metrics.*`` (or
 your own local variables). It is called on the eval replica's int32 labels
-``[batch]`` and float32 logits ``[batch, num_classes]``; before each eval
+``[batch]`` and float32 logits ``[batch, num_classes]``, positionally, or
+by name when every parameter it needs is one of ``ARGUMENTS``: BERT's
+``metric_fn(per_example_loss, label_ids, logits, is_real_example)`` runs
+as written (the data loss per example; 1.0 for every example, as tf1_train
+evaluates the test split unpadded). Before each eval
 its local variables are reset, its update ops run on every test batch, and
 its values are read after the last one: what ``Estimator.evaluate`` did,
 over the whole test split.
@@ -42,8 +46,14 @@ class EvalMetrics(NamedTuple):
     reset: tf.Operation
 
 
-def build(ref, labels: tf.Tensor, logits: tf.Tensor) -> EvalMetrics:
-    """Calls the user's function in the default graph and checks what it made."""
+# What a metric function is given by parameter name.
+ARGUMENTS = ("labels", "logits", "label_ids", "probabilities", "per_example_loss",
+             "is_real_example")  # fmt: skip
+
+
+def build(ref, labels: tf.Tensor, logits: tf.Tensor, loss_fn=None) -> EvalMetrics:
+    """Calls the user's function in the default graph and checks what it made
+    (``loss_fn``: --loss, for a ``per_example_loss`` parameter)."""
     what = f"--{FLAG}={getattr(ref, '__name__', ref) if callable(ref) else ref}"
     fn: Callable = models.resolve(ref, FLAG)
     graph = v1.get_default_graph()
@@ -51,17 +61,19 @@ def build(ref, labels: tf.Tensor, logits: tf.Tensor) -> EvalMetrics:
     local_before = set(map(id, v1.local_variables()))
     global_before = set(map(id, v1.global_variables()))
     with tf.name_scope("eval_metrics"):
+        given = _given(fn, what, labels, logits, loss_fn)
         try:
-            out = fn(labels, logits)
+            out = fn(**given) if given else fn(labels, logits)
         except UserError:
             raise
         except Exception as e:
             raise UserError(f"{what}: {models.describe_failure(e)}") from None
     fed = [op.name for op in graph.get_operations()[before:] if op.type == "Placeholder"]
     if fed:
+        called = f"given {', '.join(given)}" if given else "called as fn(labels, logits)"
         raise UserError(
             f"{what}: makes placeholder {fed[0]!r}, which nothing feeds: the function is "
-            "called as fn(labels, logits); compute from those two"
+            f"{called}; compute from those"
         )
     made_global = [v for v in v1.global_variables() if id(v) not in global_before]
     if made_global:
@@ -79,6 +91,62 @@ def build(ref, labels: tf.Tensor, logits: tf.Tensor) -> EvalMetrics:
             tf.group(*updates, name="update"),
             v1.variables_initializer(made_local, name="reset"),
         )
+
+
+def _given(fn: Callable, what: str, labels, logits, loss_fn) -> Dict[str, tf.Tensor]:
+    """The keyword arguments when ``fn`` asks by name (every parameter it
+    needs is in ARGUMENTS); ``{}``: call it as ``fn(labels, logits)``."""
+    params = named_parameters(fn)
+    needed = [name for name, required in params if required]
+    classic = len(needed) == 2 and not set(needed) & set(ARGUMENTS[2:])  # (labels, logits)
+    if classic or not set(ARGUMENTS) & set(dict(params)):
+        return {}  # fn(labels, logits) by position, whatever it calls them
+    if not all(name in ARGUMENTS for name in needed):
+        odd = next(n for n in needed if n not in ARGUMENTS)
+        raise UserError(
+            f"{what}: takes {odd!r}, which tf1_train cannot give it: a metric function is "
+            f"fn(labels, logits), or takes by name any of {', '.join(ARGUMENTS)}"
+        )
+    make = {
+        "labels": lambda: labels,
+        "label_ids": lambda: labels,
+        "logits": lambda: logits,
+        "probabilities": lambda: tf.nn.softmax(logits),
+        "per_example_loss": lambda: _per_example_loss(labels, logits, loss_fn, what),
+        "is_real_example": lambda: tf.ones_like(labels, tf.float32),
+    }
+    return {name: make[name]() for name, _ in params if name in ARGUMENTS}
+
+
+def named_parameters(fn: Callable):
+    """(name, required) of the parameters a call can fill by name."""
+    import inspect
+
+    try:
+        found = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [(p.name, p.default is p.empty) for p in found if p.kind in kinds]
+
+
+def _per_example_loss(labels, logits, loss_fn, what: str) -> tf.Tensor:
+    """The data loss of each example: softmax cross-entropy, or --loss when
+    it returns one value per example."""
+    if loss_fn is None:
+        return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    from tf1_train.models import outputs
+
+    loss = (
+        None if outputs.takes_end_points(loss_fn) else tf.convert_to_tensor(loss_fn(labels, logits))
+    )
+    if loss is None or loss.shape.rank != 1:
+        raise UserError(
+            f"{what}: takes per_example_loss, and --loss returns the batch's mean (or needs "
+            "the model's end_points, which eval does not keep): compute it in the metric "
+            "from labels and logits"
+        )
+    return tf.cast(loss, tf.float32)
 
 
 def _checked_pairs(out, what: str) -> Tuple[Dict[str, tf.Tensor], list]:
@@ -151,12 +219,12 @@ class Fed:
     """The user's function in a graph of its own, fed labels and logits
     computed elsewhere (the TF2 path: v1 metrics do not run eagerly)."""
 
-    def __init__(self, ref: str, num_classes: int):
+    def __init__(self, ref: str, num_classes: int, loss_fn=None):
         self.graph = tf.Graph()
         with self.graph.as_default():
             self.labels = v1.placeholder(tf.int32, [None], name="labels")
             self.logits = v1.placeholder(tf.float32, [None, num_classes], name="logits")
-            self.metrics = build(ref, self.labels, self.logits)
+            self.metrics = build(ref, self.labels, self.logits, loss_fn)
         config = v1.ConfigProto(device_count={"GPU": 0})
         self.sess = v1.Session(graph=self.graph, config=config)
 

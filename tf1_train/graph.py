@@ -166,6 +166,7 @@ def build(
             precisionlib.with_getter(precision, averages.reading_averages(ema)),
             precision,
             metrics,
+            loss_fn,
         )
         saved = mode.checkpoint_variables()
         local_init = v1.local_variables_initializer()
@@ -302,11 +303,13 @@ def _all_finite(variables) -> tf.Tensor:
 
 
 def _build_eval(
-    model_fn, source, device, mode, preprocess=None, custom_getter=None, precision=None, metrics=""
-):
+    model_fn, source, device, mode, preprocess=None, custom_getter=None, precision=None,
+    metrics="", loss_fn=None,
+):  # fmt: skip
     """A forward-only replica on tower 0's device, reading the test split
     (and the weights' moving averages, when ``custom_getter`` reads them),
-    and the user's eval metrics of its float32 logits on the host CPU."""
+    and the user's eval metrics of its float32 logits on the host CPU
+    (``loss_fn``: --loss, for a metric's per_example_loss)."""
     with tf.device("/device:CPU:0"), tf.name_scope("eval_input"):
         ds = pipeline.eval_dataset(source, pipeline.EVAL_BATCH, preprocess)
         iterator = v1.data.make_initializable_iterator(ds)
@@ -322,5 +325,5 @@ def _build_eval(
     user_metrics = None
     if metrics:
         with tf.device("/device:CPU:0"):
-            user_metrics = eval_metrics.build(metrics, labels, tf.cast(logits, tf.float32))
+            user_metrics = eval_metrics.build(metrics, labels, tf.cast(logits, tf.float32), loss_fn)
     return iterator.initializer, correct, count, user_metrics

@@ -57,3 +57,19 @@ def raises(labels, logits):
 def placeholder(labels, logits):
     threshold = v1.placeholder(tf.float32, [], name="threshold")
     return {"confident": v1.metrics.mean(tf.reduce_max(logits, axis=1) > threshold)}
+
+
+def bert_metric_fn(per_example_loss, label_ids, logits, is_real_example):
+    """BERT's run_classifier metric_fn as written there (TF1's tf.metrics),
+    lifted out of its model_fn to module level."""
+    predictions = tf.argmax(logits, axis=-1, output_type=tf.int32)
+    accuracy = v1.metrics.accuracy(
+        labels=label_ids, predictions=predictions, weights=is_real_example
+    )
+    loss = v1.metrics.mean(values=per_example_loss, weights=is_real_example)
+    return {"eval_accuracy": accuracy, "eval_loss": loss}
+
+
+def takes_weights(labels, logits, weights):
+    """A third parameter tf1_train has nothing for."""
+    return {"accuracy": v1.metrics.accuracy(labels, tf.argmax(logits, 1), weights=weights)}

@@ -84,7 +84,9 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
         clip_norm=oc.gradient_clip_norm, averages=averages,
         compute=compute, loss_scale=loss_scale,
     )  # fmt: skip
-    fed = eval_metrics.Fed(cfg.eval_metrics, source.num_classes) if cfg.eval_metrics else None
+    fed = None
+    if cfg.eval_metrics:
+        fed = eval_metrics.Fed(cfg.eval_metrics, source.num_classes, loss_fn)
     if fed is not None:
         print(eval_metrics.describe(cfg.eval_metrics, fed.metrics), flush=True)
     return Trainer(strategy, plan, model, opt, compiled, pre, averages, loss_scale, fed)
