@@ -117,9 +117,9 @@ def test_nan_loss_stops_with_one_line_and_keeps_the_last_good_checkpoint(tmp_pat
 
 def test_the_keras_route_saves_its_weights_for_the_other_paths_and_never_nan(tmp_path):
     """Keras fit saved nothing: the trained weights were lost at exit. Now
-    its checkpoint (TF1 names, global_step) resumes on TF1, and a NaN run
-    exits 3 with nothing saved."""
-    base = ["--model=mlp", "--optimizer=sgd", "--train_steps=6"]
+    its checkpoint (TF1 names, Keras's momentum as v1's slots, global_step)
+    resumes on TF1, and a NaN run exits 3 with nothing saved."""
+    base = ["--model=mlp", "--optimizer=momentum", "--train_steps=6"]
     keras_run, nan_run = tmp_path / "keras", tmp_path / "nan"
     fit, nan = run_clis(
         [[*base, "--route=keras", f"--train_dir={keras_run}"],
@@ -131,7 +131,7 @@ def test_the_keras_route_saves_its_weights_for_the_other_paths_and_never_nan(tmp
     assert saved.endswith("model.ckpt-6") and f"saved {saved} " in fit.stdout
     reader = tf.train.load_checkpoint(saved)
     assert reader.get_tensor("global_step") == 6
-    assert "fc1/weights" in reader.get_variable_to_shape_map()
+    assert {"fc1/weights", "fc1/weights/Momentum"} <= set(reader.get_variable_to_shape_map())
     summary = json.loads((keras_run / "run_summary.json").read_text())
     assert summary["checkpoint"] == saved and summary["stopped_by"] == "train_steps"
     more = run_cli([*base[:2], "--train_steps=8", f"--train_dir={keras_run}"])

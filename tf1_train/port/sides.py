@@ -74,6 +74,7 @@ def run_tf1(case: Dict, out: str) -> None:
                 record.update({f"step{step}:{k}": v for k, v in values.items()})
         final = sess.run(g.model_variables)
         averages = sess.run({k: v for k, v in g.saved_variables.items() if k.endswith(AVERAGE)})
+        slots = sess.run(optimizer_state(g.saved_variables, g.model_variables))
     images, labels = _batches(source, cfg, pre, case["steps"])
     scale = 0.0 if pre else float(source.scale)
     forward = _forward_tf1(cfg, source.num_classes, initial, images[0], labels[0], scale)
@@ -88,9 +89,18 @@ def run_tf1(case: Dict, out: str) -> None:
         **{"final:" + k: v for k, v in final.items()},
         **record,
         **{"average:" + k: v for k, v in averages.items()},
+        **{"slot:" + k: v for k, v in slots.items()},
         **forward,
         **scale_record(scales),
     )  # fmt: skip
+
+
+def optimizer_state(saved: Dict, model: Dict) -> Dict:
+    """The optimizer's slots and non-slot state (``<var>/Momentum``,
+    ``beta1_power``) among a checkpoint's variables."""
+    other = (AVERAGE, "global_step", saved_scale.SCOPE + "/")
+    return {k: v for k, v in saved.items() if k not in model and not k.startswith(other)
+            and not k.endswith(AVERAGE)}  # fmt: skip
 
 
 SCALE_STATE = (saved_scale.SCALE, saved_scale.SKIPPED)
@@ -248,7 +258,7 @@ def run_keras(case: Dict, out: str) -> None:
     """tf1_train's Keras ``Model.fit`` route on the recorded batches."""
     import tensorflow as tf
 
-    from tf1_train.tf2 import keras_fit
+    from tf1_train.tf2 import keras_fit, keras_slots
     from tf1_train.tf2.strategy import make_strategy
 
     cfg = spec.config(case, out + "_keras")
@@ -266,6 +276,8 @@ def run_keras(case: Dict, out: str) -> None:
     batches = tf.data.Dataset.from_tensor_slices((ref["images"], ref["labels"]))
     losses = keras_fit.fit(model, batches, len(ref["labels"]))
     final = {"final:" + n: np.asarray(v.numpy()) for n, v in by_name.items()}
+    slots = keras_slots.v1_state(model.optimizer, by_name, cfg.optimizer)
+    final.update({"slot:" + n: np.asarray(v) for n, v in slots.items()})
     np.savez(out + "_keras.npz", losses=np.array(losses), **final)
 
 

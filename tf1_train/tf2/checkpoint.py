@@ -76,6 +76,11 @@ def restore_latest(train_dir: str, variables: Dict[str, tf.Variable]) -> int:
     return step
 
 
+def _value(v):
+    """A variable's value, or a tensor as it is (state computed for saving)."""
+    return v.read_value() if hasattr(v, "read_value") else v
+
+
 def save(train_dir: str, variables: Dict[str, tf.Variable], step: int) -> str:
     """Writes ``model.ckpt-<step>`` in the TF1 layout and points ``checkpoint`` at it.
 
@@ -89,7 +94,7 @@ def save(train_dir: str, variables: Dict[str, tf.Variable], step: int) -> str:
         prefix=prefix,
         tensor_names=names,
         shape_and_slices=[""] * len(names),
-        tensors=[variables[n].read_value() for n in names],
+        tensors=[_value(variables[n]) for n in names],
     )
     kept = [os.path.basename(p) for p in checkpoints.find(train_dir)[: checkpoints.MAX_TO_KEEP]]
     # Oldest first, as the TF1 Saver writes them; TensorFlow's own writer

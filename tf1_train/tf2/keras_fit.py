@@ -12,11 +12,12 @@ one line. XLA is switched off (``jit_compile=False``): fusion changes
 rounding, and this route exists to be compared.
 
 The run ends with a checkpoint in the TF1 layout (the weights by their TF1
-names and ``global_step``), also when a SIGTERM/SIGINT stops it after a
-step, and never of NaN/Inf weights. Keras's optimizer
-state has no v1 names, so the checkpoint cannot resume this route: a
-train_dir that already holds a checkpoint is refused before training, not
-trained over from step 0.
+names, the optimizer's state under v1's slot names: keras_slots.py, and
+``global_step``), also when a SIGTERM/SIGINT stops it after a step, and
+never of NaN/Inf weights; the TF1 path and the custom loop resume it. This
+route does not resume (Keras keeps its own optimizer state): a train_dir
+that already holds a checkpoint is refused before training, not trained
+over from step 0.
 """
 
 from __future__ import annotations
@@ -266,7 +267,7 @@ def _train_save_evaluate(cfg, model, source, plan, wall_start):
             callbacks=[callback],
         )  # fmt: skip
         step = int(model.optimizer.iterations.numpy())
-        saved, diverged = save_trained(cfg.run.train_dir, model, step)
+        saved, diverged = save_trained(cfg.run.train_dir, model, step, cfg.optimizer)
     accuracy = None
     if saved is not None and not stop.requested:
         eval_ds = pipeline.eval_dataset(source, pipeline.EVAL_BATCH)
@@ -312,23 +313,23 @@ def refuse_a_run_to_resume(train_dir: str) -> None:
     if found is not None:
         raise UserError(
             f"--train_dir={train_dir}: holds {os.path.basename(found)}, and --route=keras "
-            "starts runs from step 0 only (Keras's optimizer state has no TF1 names); "
+            "starts runs from step 0 only; "
             "resume it with --route=custom or tf1_train.main, or give another --train_dir"
         )
 
 
-def save_trained(train_dir: str, model: keras.Model, step: int):
+def save_trained(train_dir: str, model: keras.Model, step: int, cfg: OptimizerConfig):
     """(the checkpoint written, or None; whether a weight is NaN/Inf): the
-    weights by TF1 name and global_step, as tf1_train's TF1-layout checkpoints."""
-    from tf1_train.tf2 import cadence, checkpoint
+    weights by TF1 name, the optimizer's state by v1 slot name and
+    global_step, as tf1_train's TF1-layout checkpoints."""
+    from tf1_train.tf2 import cadence, checkpoint, keras_slots
 
-    state = {n: v.value for n, v in variables_by_tf1_name(model).items()}
+    weights = variables_by_tf1_name(model)
+    state = {n: v.value for n, v in weights.items()}
     if not cadence.all_finite(state.values()):
         return None, True
+    state.update(keras_slots.v1_state(model.optimizer, weights, cfg))
     state["global_step"] = model.optimizer.iterations.value
     saved = checkpoint.save(train_dir, state, step)
-    print(
-        f"saved {saved} (the weights and global_step; Keras's optimizer state is not in it)",
-        flush=True,
-    )
+    print(f"saved {saved} (the weights, global_step; {keras_slots.describe(cfg)})", flush=True)
     return saved, False
