@@ -29,6 +29,7 @@ CASES = {
     "twin_fp16_overflow": {**TWIN, "precision": "fp16", "loss_scale": "1e30"},
     "twin_bf16": {**TWIN, "precision": "bf16"},
     "builtin_bf16": {"model": "mlp", "towers": 2, "steps": 3, "precision": "bf16"},
+    "builtin_fp16": {"model": "mlp", "towers": 2, "steps": 4, "precision": "fp16"},
     "keras_fp16": {**KERAS, "precision": "fp16"},
     "keras_bf16": {**KERAS, "precision": "bf16"},
 }
@@ -49,7 +50,7 @@ def _scale_rows(report, name):
     return [r for r in report["rows"] if r["tensor"] == name]
 
 
-@pytest.mark.parametrize("name", ["twin_fp16", "twin_bf16", "builtin_bf16"])
+@pytest.mark.parametrize("name", ["twin_fp16", "twin_bf16", "builtin_bf16", "builtin_fp16"])
 def test_a_twin_casting_as_the_getter_does_agrees_bit_for_bit(out_dir, name):
     report = _report(out_dir, name)
     assert report["ok"], report["first_divergence"]
