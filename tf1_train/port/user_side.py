@@ -189,9 +189,9 @@ def _step_fn(cfg, case, loss_fn, trainable):
     variables = list(trainable.values())
     n = case["towers"]
     if case["tf2_optimizer"] == "keras":
-        opt, about, scaled, apply, state = _keras_route(cfg, case, variables)
+        about, scaled, apply, state = _keras_route(cfg, case, variables)
     else:
-        opt, about, scaled, apply, state = _v1_route(cfg, case, trainable)
+        about, scaled, apply, state = _v1_route(cfg, case, trainable)
 
     @tf.function
     def step(x, y):
@@ -220,15 +220,17 @@ def _keras_route(cfg, case, variables):
 
     opt = keras_optimizer(cfg.optimizer)
     about = {"kind": "keras", **{k: v for k, v in opt.get_config().items() if _plain(v)}}
-    if case["precision"] != "fp16":
-        return opt, about, _same, lambda g: opt.apply_gradients(zip(g, variables)), _none
-    opt = keras.optimizers.LossScaleOptimizer(opt)
+    scaled, state = _same, _none
+    if case["precision"] == "fp16":
+        opt = keras.optimizers.LossScaleOptimizer(opt)
+        scaled = opt.scale_loss
 
-    def state(k: int) -> Dict[str, float]:
-        skipped = k - int(opt.iterations.numpy())  # a skipped step does not move them
-        return {saved_scale.SCALE: float(opt.dynamic_scale.numpy()), saved_scale.SKIPPED: skipped}
+        def state(k: int) -> Dict[str, float]:
+            skipped = k - int(opt.iterations.numpy())  # a skipped step does not move them
+            scale = float(opt.dynamic_scale.numpy())
+            return {saved_scale.SCALE: scale, saved_scale.SKIPPED: skipped}
 
-    return opt, about, opt.scale_loss, lambda g: opt.apply_gradients(zip(g, variables)), state
+    return about, scaled, lambda g: opt.apply_gradients(zip(g, variables)), state
 
 
 def _v1_route(cfg, case, trainable):
@@ -243,10 +245,9 @@ def _v1_route(cfg, case, trainable):
     def update(grads):
         opt.apply(strategy, list(zip(grads, names)), raw)
 
-    value = case["loss_scale"] or "dynamic"
     if case["precision"] != "fp16":
-        return opt, about, _same, update, _none
-    ls = precisionlib.LossScale(value)
+        return about, _same, update, _none
+    ls = precisionlib.LossScale(case["loss_scale"] or "dynamic")
 
     def apply(grads):
         precisionlib.apply_if_finite(strategy, grads, ls, update, lambda: opt.step.assign_add(1))
@@ -255,7 +256,7 @@ def _v1_route(cfg, case, trainable):
         del step
         return {n: float(v.numpy()) for n, v in ls.by_name().items() if n in sides.SCALE_STATE}
 
-    return opt, about, ls.scaled, apply, state
+    return about, ls.scaled, apply, state
 
 
 def _same(loss):

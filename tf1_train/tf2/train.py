@@ -87,7 +87,6 @@ def build(cfg: Config, source, gpus_found: int | None = None) -> Trainer:
     fed = None
     if cfg.eval_metrics:
         fed = eval_metrics.Fed(cfg.eval_metrics, source.num_classes, loss_fn)
-    if fed is not None:
         print(eval_metrics.describe(cfg.eval_metrics, fed.metrics), flush=True)
     return Trainer(strategy, plan, model, opt, compiled, pre, averages, loss_scale, fed)
 
