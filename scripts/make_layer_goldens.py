@@ -9,11 +9,13 @@ a virtual environment of its own, outside the repository:
     /work/oracle-venv/bin/pip install tensorflow==2.21.0 tf_keras==2.21.0
     /work/oracle-venv/bin/python scripts/make_layer_goldens.py
 
-It builds every model in tests/compat_layer_models.py, and writes
-tests/goldens/compat_layers/goldens.json (names, shapes, dtypes, collections,
+It builds every model in tests/compat_layer_models.py with the real
+tf.compat.v1.layers, and every model in tests/compat_rnn_models.py with the
+real tf.compat.v1.nn.rnn_cell, and writes tests/goldens/compat_layers/ and
+tests/goldens/compat_rnn/: goldens.json (names, shapes, dtypes, collections,
 versions) and one <model>.npz each (weights, outputs, gradients,
 regularization terms, variables after one run of UPDATE_OPS), plus Saver
-checkpoints of two models. A model the real layers cannot run on this
+checkpoints of two models each. A model the real layers cannot run on this
 machine is recorded with its error instead.
 """
 
@@ -29,8 +31,11 @@ os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "1")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-OUT = ROOT / "tests" / "goldens" / "compat_layers"
-CHECKPOINTS = ("convnet_train", "reuse_twice")
+# (models module, goldens directory, models also saved as Saver checkpoints)
+SETS = (
+    ("compat_layer_models", "compat_layers", ("convnet_train", "reuse_twice")),
+    ("compat_rnn_models", "compat_rnn", ("stacked", "ptb_unrolled")),
+)
 
 
 def main() -> int:
@@ -47,31 +52,36 @@ def main() -> int:
     import tensorflow as tf
 
     sys.path.insert(0, str(ROOT / "tests"))
-    import compat_layer_models as models
+    import compat_layer_models as harness
 
     tf.compat.v1.disable_eager_execution()
     warnings.filterwarnings("ignore", category=UserWarning)  # "tf.layers is deprecated"
-    layers = tf.compat.v1.layers
-    OUT.mkdir(parents=True, exist_ok=True)
-    report = {
-        "tensorflow": tf.__version__,
-        "tf_keras": tf_keras.__version__,
-        "onednn": os.environ["TF_ENABLE_ONEDNN_OPTS"],
-        "checkpoints": list(CHECKPOINTS),
-        "models": {},
-    }
-    for name in models.MODELS:
-        save_to = str(OUT / f"{name}.ckpt") if name in CHECKPOINTS else None
-        try:
-            meta, arrays = models.measure(tf, layers, name, save_to=save_to)
-        except Exception as e:  # recorded, so the test can say why it skips
-            report["models"][name] = {"error": f"{type(e).__name__}: {str(e).splitlines()[0]}"}
-            print(f"{name}: the legacy layers fail here: {report['models'][name]['error']}")
-            continue
-        report["models"][name] = meta
-        np.savez_compressed(OUT / f"{name}.npz", **arrays)
-        print(f"{name}: {len(meta['variables'])} variables, {len(arrays)} arrays")
-    (OUT / "goldens.json").write_text(json.dumps(report, indent=1, sort_keys=True) + "\n")
+    legacy = {"compat_layers": tf.compat.v1.layers, "compat_rnn": tf.compat.v1.nn.rnn_cell}
+    versions = {"tensorflow": tf.__version__, "tf_keras": tf_keras.__version__}
+    for module_name, directory, checkpoints in SETS:
+        models = __import__(module_name)
+        out = ROOT / "tests" / "goldens" / directory
+        out.mkdir(parents=True, exist_ok=True)
+        report = {
+            **versions,
+            "onednn": os.environ["TF_ENABLE_ONEDNN_OPTS"],
+            "checkpoints": list(checkpoints),
+            "models": {},
+        }
+        for name in models.MODELS:
+            save_to = str(out / f"{name}.ckpt") if name in checkpoints else None
+            try:
+                meta, arrays = harness.measure(
+                    tf, legacy[directory], name, save_to=save_to, models=models.MODELS
+                )
+            except Exception as e:  # recorded, so the test can say why it skips
+                report["models"][name] = {"error": f"{type(e).__name__}: {str(e).splitlines()[0]}"}
+                print(f"{name}: the legacy code fails here: {report['models'][name]['error']}")
+                continue
+            report["models"][name] = meta
+            np.savez_compressed(out / f"{name}.npz", **arrays)
+            print(f"{directory}/{name}: {len(meta['variables'])} variables, {len(arrays)} arrays")
+        (out / "goldens.json").write_text(json.dumps(report, indent=1, sort_keys=True) + "\n")
     return 0
 
 

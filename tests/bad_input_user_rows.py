@@ -144,6 +144,12 @@ USER_CODE = [
         "call tf1_train.compat.install() at the top of your module",
     ),
     Bad(
+        "model with tf.nn.rnn_cell, no compat",
+        [f"--model={_UM}.bad:legacy_rnn_cell"],
+        f"--model={_UM}.bad:legacy_rnn_cell: raised AttributeError: `LSTMCell` is not available",
+        "call tf1_train.compat.install() at the top of your module",
+    ),
+    Bad(
         "model syntax",
         ["--model=tests.user_models.tiny"],
         "--model=tests.user_models.tiny",

@@ -211,8 +211,9 @@ def describe(tf, graph):
         }
 
 
-def measure(tf, L, name, weights=None, restore=None, save_to=None):
-    """Build model ``name`` with layers ``L``; return (description, arrays).
+def measure(tf, L, name, weights=None, restore=None, save_to=None, models=None):
+    """Build model ``name`` of ``models`` (default: this module's) with layers
+    ``L``; return (description, arrays).
 
     Variables get ``weights`` (name -> value; default ``fixed_value``) or the
     values in checkpoint ``restore``; ``save_to`` writes them as a checkpoint
@@ -220,7 +221,7 @@ def measure(tf, L, name, weights=None, restore=None, save_to=None):
     v1 = tf.compat.v1
     graph = tf.Graph()
     with graph.as_default():
-        fetches, feed, inputs = MODELS[name](tf, L)
+        fetches, feed, inputs = (models or MODELS)[name](tf, L)
         variables = v1.global_variables()
         outs = sorted(fetches)
         total = tf.add_n(

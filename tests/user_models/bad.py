@@ -48,6 +48,14 @@ def legacy_layers(images, is_training, num_classes):
     return tf.compat.v1.layers.dense(_flat(images), num_classes)
 
 
+def legacy_rnn_cell(images, is_training, num_classes):
+    """tf.nn.rnn_cell without tf1_train.compat.install(): raises under Keras 3."""
+    cell = tf.compat.v1.nn.rnn_cell.LSTMCell(8)
+    rows = tf.reduce_mean(images, axis=3)
+    outputs, _ = tf.compat.v1.nn.dynamic_rnn(cell, rows, dtype=tf.float32)
+    return tf.compat.v1.layers.dense(outputs[:, -1], num_classes)
+
+
 def column_loss(labels, logits):
     """Per-example cross-entropy as a [batch, 1] column."""
     xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)

@@ -1,5 +1,7 @@
 """Opt-in: make ``tf.compat.v1.layers`` (``tf.layers`` after ``import
-tensorflow.compat.v1 as tf``) resolve to tf1_train.compat.layers, and put back
+tensorflow.compat.v1 as tf``) resolve to tf1_train.compat.layers and
+``tf.compat.v1.nn.rnn_cell`` to TensorFlow's own legacy cells
+(tf1_train.compat.rnn_cell), and put back
 what legacy programs import or read that TensorFlow 2.21 and NumPy 2 dropped.
 
 Under Keras 3 that attribute is a lazy loader that raises "not available with
@@ -48,16 +50,30 @@ def install() -> None:
 
     from tf1_train.compat import layers
 
+    rnn_cell = _legacy_rnn_cells()
     for name, module in list(sys.modules.items()):
         if name.startswith("tensorflow") and name.endswith("compat.v1") and module is not None:
             _set(module, "layers", layers)
             _set(sys.modules, name + ".layers", layers)
+            if rnn_cell is not None:
+                _set(module.nn, "rnn_cell", rnn_cell)
+                _set(sys.modules, name + ".nn.rnn_cell", rnn_cell)
     # tf-slim's batch_norm reads BatchNormalization through this lazy loader.
     _set(private_normalization, "normalization", layers)
     _restore_removed_names()
     _restore_numpy_builtin_aliases()
     _add_contrib_placeholders()
     _state["installed"] = True
+
+
+def _legacy_rnn_cells():
+    """tf1_train.compat.rnn_cell, or None on a TensorFlow without its private
+    legacy cells (the public name then keeps raising, as without install())."""
+    try:
+        from tf1_train.compat import rnn_cell
+    except ImportError:
+        return None
+    return rnn_cell
 
 
 def uninstall() -> None:

@@ -210,10 +210,11 @@ class Program(NamedTuple):
     compat_installed: bool = False  # calls tf1_train.compat.install()
 
 
-# What tf1_train.compat.install() makes work: the legacy layers, tf-slim's batch_norm and
-# moved names, np.int.
+# What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's
+# batch_norm and moved names, np.int.
 INSTALL_FIXES = (
     "layers",
+    "rnn-cell",
     "layers-batch-norm",
     "python-layers-batch-norm",
     "slim-batch-norm",

@@ -43,6 +43,7 @@ ROW_DIMENSION = "`Dimension.value`"
 ROW_SUMMARY = "TF2 `tf.summary.*` in a v1 graph"
 ROW_SLIM = "tf-slim"
 ROW_TF_KERAS = "tf_keras + `TF_USE_LEGACY_KERAS`"
+ROW_RNN_CELL = "`tf.nn.rnn_cell.*`, `dynamic_rnn`"
 ROW_CONTRIB = "`tf.contrib.*`"
 ROW_ESTIMATOR = "`tf.estimator.*`"
 ROW_EAGER = "placeholders and sessions in eager mode"
@@ -189,11 +190,12 @@ _rule(
 _rule(
     "rnn-cell",
     BREAKS,
-    "Keras 3 cells (tf.keras.layers.LSTMCell + RNN, not shared by variable_scope reuse) "
-    "or tf_keras with TF_USE_LEGACY_KERAS=1: tf.compat.v1.nn.rnn_cell.* raise "
-    "'not available with Keras 3'",
+    "tf1_train.compat.install() at the top of the program makes tf.compat.v1.nn.rnn_cell.* "
+    "TensorFlow's own legacy cells again (same variable names and numbers, shared by "
+    "variable_scope reuse); in TF2, tf.keras.layers.LSTM / GRU(reset_after=False) / SimpleRNN "
+    "with the weights rearranged by tf1_train.port.rnn_weights (gate order, forget_bias)",
     "renames tf.nn.rnn_cell.X to tf.compat.v1.nn.rnn_cell.X, which still raises",
-    ROW_TF_KERAS,
+    ROW_RNN_CELL,
 )
 _rule(
     "horovod",

@@ -1,0 +1,155 @@
+"""TF1 RNN-cell weights as Keras 3 ``LSTM`` / ``GRU`` / ``SimpleRNN`` weights.
+
+Porting ``tf.nn.rnn_cell`` code to TF2 Keras layers changes three things
+that no error reports; a port that copies the arrays as they are trains and
+predicts, only differently:
+
+- **one kernel against two**: a TF1 cell multiplies ``concat([x, h])`` by one
+  ``[input + units, k * units]`` kernel; Keras keeps ``kernel`` (the input
+  rows) and ``recurrent_kernel`` (the state rows) apart;
+- **gate order**: TF1's LSTM kernel columns are (input, candidate ``j``,
+  forget, output), Keras' are (input, forget, candidate, output); TF1's GRU
+  ``gates`` columns are (reset, update), Keras' are (update, reset,
+  candidate), with the candidate in its own ``candidate/kernel`` in TF1;
+- **constants in the cell**: TF1's LSTM cells add ``forget_bias`` (1.0 by
+  default) to the forget gate at every step; Keras has no such term
+  (``unit_forget_bias`` only sets the initial bias), so it goes into the
+  bias here. And TF1's GRU applies the reset gate before the recurrent
+  matmul: the Keras GRU matches it only with ``reset_after=False`` (its
+  default, True, is another cell).
+
+Each function returns the list ``layer.set_weights`` takes. Outputs then
+agree to float32 rounding (the forget bias is added once instead of per
+step): tests/test_compat_rnn.py. Cells Keras has no layer for
+(``LSTMCell`` with peepholes or a projection) are refused with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Tuple
+
+import numpy as np
+
+# Column blocks of a TF1 LSTM kernel, taken in Keras' order (i, f, c, o).
+_LSTM_TO_KERAS = (0, 2, 1, 3)
+
+
+def _split_rows(kernel: np.ndarray, units: int, what: str) -> Tuple[np.ndarray, np.ndarray]:
+    """(input rows, state rows) of a TF1 ``concat([x, h])`` kernel."""
+    kernel = np.asarray(kernel)
+    if kernel.ndim != 2 or kernel.shape[0] <= units:
+        raise ValueError(
+            f"{what}: shape {list(kernel.shape)} is not [input + {units}, ...] "
+            "(a TF1 cell kernel multiplies concat([inputs, state]))"
+        )
+    return kernel[:-units], kernel[-units:]
+
+
+def _blocks(array: np.ndarray, n: int, order) -> np.ndarray:
+    parts = np.split(np.asarray(array), n, axis=-1)
+    return np.concatenate([parts[i] for i in order], axis=-1)
+
+
+def keras_lstm(kernel, bias, forget_bias: float = 1.0) -> List[np.ndarray]:
+    """``BasicLSTMCell`` / ``LSTMCell`` (no peepholes, no projection) weights
+    as ``tf.keras.layers.LSTM(units)``'s [kernel, recurrent_kernel, bias];
+    ``forget_bias``: the cell's (1.0 unless the TF1 code set it)."""
+    bias = np.asarray(bias)
+    if bias.ndim != 1 or bias.size % 4:
+        raise ValueError(f"LSTM bias: shape {list(bias.shape)} is not [4 * units]")
+    units = bias.size // 4
+    x_rows, h_rows = _split_rows(kernel, units, "LSTM kernel")
+    if x_rows.shape[1] != 4 * units:
+        raise ValueError(f"LSTM kernel: {x_rows.shape[1]} columns, the bias has {4 * units}")
+    keras_bias = _blocks(bias, 4, _LSTM_TO_KERAS).copy()
+    keras_bias[units : 2 * units] += np.asarray(forget_bias, bias.dtype)
+    return [_blocks(x_rows, 4, _LSTM_TO_KERAS), _blocks(h_rows, 4, _LSTM_TO_KERAS), keras_bias]
+
+
+def keras_gru(gates_kernel, gates_bias, candidate_kernel, candidate_bias) -> List[np.ndarray]:
+    """``GRUCell`` weights as ``tf.keras.layers.GRU(units, reset_after=False)``'s
+    [kernel, recurrent_kernel, bias]."""
+    candidate_bias = np.asarray(candidate_bias)
+    units = candidate_bias.size
+    if np.asarray(gates_bias).shape != (2 * units,):
+        raise ValueError(
+            f"GRU gates/bias: shape {list(np.shape(gates_bias))}, expected [{2 * units}] "
+            f"for a candidate/bias of [{units}]"
+        )
+    gx, gh = _split_rows(gates_kernel, units, "GRU gates/kernel")
+    cx, ch = _split_rows(candidate_kernel, units, "GRU candidate/kernel")
+    reset_update = (1, 0)  # TF1 (r, u) -> Keras (z = u, r)
+    return [
+        np.concatenate([_blocks(gx, 2, reset_update), cx], axis=-1),
+        np.concatenate([_blocks(gh, 2, reset_update), ch], axis=-1),
+        np.concatenate([_blocks(gates_bias, 2, reset_update), candidate_bias]),
+    ]
+
+
+def keras_simple_rnn(kernel, bias) -> List[np.ndarray]:
+    """``BasicRNNCell`` weights as ``tf.keras.layers.SimpleRNN(units)``'s."""
+    bias = np.asarray(bias)
+    x_rows, h_rows = _split_rows(kernel, bias.size, "BasicRNNCell kernel")
+    return [x_rows, h_rows, bias]
+
+
+def from_checkpoint(
+    path: str, scope: str, cell: Optional[str] = None, forget_bias: float = 1.0
+) -> Tuple[str, List[np.ndarray]]:
+    """(Keras layer name, weights) of the cell saved under ``scope`` (for
+    example ``rnn/multi_rnn_cell/cell_0/lstm_cell``) in TF1 checkpoint
+    ``path``. ``cell``: "lstm", "gru" or "simple_rnn"; by default a GRU is
+    known by its variables and the others by the scope's default name
+    (``lstm_cell``, ``basic_lstm_cell``, ``basic_rnn_cell``): their shapes
+    alone can be either ([12, 8] is an LSTM of 2 units on 10 inputs or a
+    BasicRNNCell of 8 units on 4)."""
+    import tensorflow as tf
+
+    reader = tf.train.load_checkpoint(path)
+    names = set(reader.get_variable_to_shape_map())
+    scope = scope.rstrip("/")
+
+    def read(name: str) -> np.ndarray:
+        return reader.get_tensor(f"{scope}/{name}")
+
+    cell = cell or _cell_kind(scope, names)
+    if cell == "gru":
+        parts = ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias")
+        _require(scope, names, parts, path)
+        return "GRU", keras_gru(*(read(n) for n in parts))
+    _require(scope, names, ("kernel", "bias"), path)
+    if cell == "simple_rnn":
+        return "SimpleRNN", keras_simple_rnn(read("kernel"), read("bias"))
+    if cell != "lstm":
+        raise ValueError(f"cell={cell!r}; valid: 'lstm', 'gru', 'simple_rnn'")
+    extras = [n for n in ("w_f_diag", "projection/kernel") if f"{scope}/{n}" in names]
+    if extras:
+        raise ValueError(
+            f"{scope}: an LSTMCell with {' and '.join(extras)} (use_peepholes / num_proj); "
+            "Keras 3 has no LSTM layer with these: keep the TF1 cell, or write the TF2 cell"
+        )
+    return "LSTM", keras_lstm(read("kernel"), read("bias"), forget_bias)
+
+
+def _cell_kind(scope: str, names: set) -> str:
+    if f"{scope}/gates/kernel" in names:
+        return "gru"
+    base = re.sub(r"_\d+$", "", scope.rsplit("/", 1)[-1])  # lstm_cell_1: the second one
+    if base in ("lstm_cell", "basic_lstm_cell"):
+        return "lstm"
+    if base == "basic_rnn_cell":
+        return "simple_rnn"
+    raise ValueError(
+        f"{scope}: not a default cell scope name; say which cell it is: "
+        "cell='lstm', 'gru' or 'simple_rnn'"
+    )
+
+
+def _require(scope: str, names: set, parts, path: str) -> None:
+    missing = [p for p in parts if f"{scope}/{p}" not in names]
+    if missing:
+        under = sorted(n for n in names if n.startswith(scope + "/"))
+        raise ValueError(
+            f"{scope}: {', '.join(missing)} not in {path}; under {scope}/: {under or 'nothing'}"
+        )
