@@ -84,6 +84,12 @@ def test_contrib_placeholders_import_and_refuse_every_name(installed):
         quantize.create_eval_graph()
     with pytest.raises(ImportError):  # try/except ImportError fallbacks still fall back
         exec("from tensorflow.contrib.training import HParams", {})
+    with pytest.raises(ImportError, match="LSTMBlockCell"):
+        exec("from tensorflow.contrib.rnn import LSTMBlockCell", {})
+    names = {}
+    exec("from tensorflow.contrib.rnn import BasicLSTMCell, static_rnn", names)
+    assert names["BasicLSTMCell"] is tf.compat.v1.nn.rnn_cell.BasicLSTMCell  # the core objects
+    assert names["static_rnn"] is tf.compat.v1.nn.static_rnn
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("tensorflow.contrib.slim")
     assert np.int is int and np.float is float and np.object is object

@@ -71,6 +71,13 @@ def test_legacy_checkpoint_restores_into_our_graph(name):
     _assert_arrays_close(arrays, dict(np.load(GOLDENS / f"{name}.npz")), name)
 
 
+def test_every_v1_rnn_cell_name_is_a_legacy_class():
+    # TF 1.15's tf.nn.rnn_cell: the ten names, all of them TensorFlow's own objects
+    assert len(rnn_cell.__all__) == 10
+    for name in rnn_cell.__all__:
+        assert getattr(rnn_cell, name).__module__.startswith("tensorflow.python."), name
+
+
 INSTALL = """
 import tensorflow as tf
 import tf1_train.compat
@@ -83,6 +90,12 @@ print(probe())
 tf1_train.compat.install()
 import tensorflow.compat.v1 as t1
 print(probe(), t1.nn.rnn_cell.GRUCell is tf1_train.compat.rnn_cell.GRUCell)
+from tensorflow.contrib import rnn
+print(rnn.BasicLSTMCell is t1.nn.rnn_cell.BasicLSTMCell, rnn.static_rnn is t1.nn.static_rnn)
+try:
+    rnn.LSTMBlockCell
+except AttributeError as e:
+    print(e)
 tf1_train.compat.uninstall()
 print(probe())
 """
@@ -98,9 +111,55 @@ def test_install_points_rnn_cell_at_the_legacy_cells_and_uninstall_puts_it_back(
         timeout=120,
     )
     assert out.returncode == 0, out.stderr[-2000:]
-    before, after, uninstalled = out.stdout.splitlines()[-3:]
+    before, after, contrib, block_cell, uninstalled = out.stdout.splitlines()[-5:]
     assert before == uninstalled == "raises: `LSTMCell` is not available with Keras 3."
     assert after == "tensorflow.python.keras.layers.legacy_rnn.rnn_cell_impl True"
+    # tf.contrib.rnn: the core objects it re-exported, and one line for the rest
+    assert contrib == "True True"
+    assert block_cell.startswith(
+        "tensorflow.contrib.rnn.LSTMBlockCell was removed with tf.contrib in TensorFlow 2.0"
+    )
+
+
+SCRIPT = os.path.join(ROOT, "tests", "legacy_scripts", "rnn_tutorial_style.py")
+
+
+def test_rnn_tutorial_style_program_stops_as_written_and_trains_through_python_m_compat(
+    tmp_path,
+):
+    # from tensorflow.contrib import rnn; rnn.BasicLSTMCell + rnn.static_rnn; a
+    # tf.nn.rnn_cell GRU/LSTM stack in DropoutWrappers under dynamic_rnn with
+    # sequence lengths; placeholders in feed_dict; a Saver.
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, *args],
+            cwd=tmp_path,
+            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+            capture_output=True,
+            text=True,
+            timeout=240,
+        )
+
+    as_written = run(SCRIPT, "--steps=1")
+    assert as_written.returncode == 1
+    assert "No module named 'tensorflow.contrib'" in as_written.stderr.splitlines()[-1]
+    out = run("-m", "tf1_train.compat", SCRIPT, f"--train_dir={tmp_path}")
+    assert out.returncode == 0, out.stderr[-3000:]
+    values = dict(line.split(" = ", 1) for line in out.stdout.splitlines() if " = " in line)
+    assert float(values["last_loss"]) < float(values["first_loss"]) / 4
+    assert float(values["accuracy"]) > 0.85  # 500 held-out sequences, two classes
+    assert values["cells"].split() == [
+        "dynamic/rnn/multi_rnn_cell/cell_0/gru_cell/candidate/bias",
+        "dynamic/rnn/multi_rnn_cell/cell_0/gru_cell/candidate/kernel",
+        "dynamic/rnn/multi_rnn_cell/cell_0/gru_cell/gates/bias",
+        "dynamic/rnn/multi_rnn_cell/cell_0/gru_cell/gates/kernel",
+        "dynamic/rnn/multi_rnn_cell/cell_1/lstm_cell/bias",
+        "dynamic/rnn/multi_rnn_cell/cell_1/lstm_cell/kernel",
+        "out_w",
+        "static/rnn/basic_lstm_cell/bias",
+        "static/rnn/basic_lstm_cell/kernel",
+    ]
+    assert (tmp_path / "model.ckpt.index").exists()
 
 
 @pytest.mark.parametrize("mode", ["parameter_server", "replicated"])

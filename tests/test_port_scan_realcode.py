@@ -258,3 +258,29 @@ def test_compat_option_scans_the_program_as_python_m_tf1_train_compat_runs_it(tm
     assert ((13, "supervisor-eager") in found) is not compat
     assert found[(14, "slim-moved-names")] == fixed
     assert found[(12, "contrib")] == "breaks"  # the call behind --quantize_delay
+
+
+CONTRIB_RNN = """import tensorflow.compat.v1 as tf
+from tensorflow.contrib import rnn
+from tensorflow.contrib.quantize import create_training_graph
+
+cell = rnn.BasicLSTMCell(8)
+block = rnn.LSTMBlockCell(8)
+"""
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_contrib_rnn_core_cells_work_through_compat_and_its_own_cells_still_break(tmp_path, compat):
+    # The TF1 RNN tutorials' `from tensorflow.contrib import rnn`: install() keeps
+    # the core cells it re-exported; LSTMBlockCell and a from-import of a
+    # placeholder's name (ImportError at run time) still break.
+    (tmp_path / "prog.py").write_text(CONTRIB_RNN)
+    report = scan.scan([str(tmp_path)], compat=compat)
+    lines = {(f.line, f.rule): f.severity for f in report.findings}
+    works = "works" if compat else "breaks"
+    assert lines == {
+        (2, "contrib"): works,
+        (3, "contrib"): "breaks",
+        (5, "rnn-cell"): works,
+        (6, "contrib"): "breaks",
+    }

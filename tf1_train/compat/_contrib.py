@@ -1,5 +1,6 @@
-"""Importable ``tensorflow.contrib.quantize`` and ``tensorflow.contrib.training``
-whose every name raises on use.
+"""Importable ``tensorflow.contrib.quantize``, ``.training`` and ``.rnn``, whose
+every name raises on use, except the core TensorFlow objects ``.rnn``
+re-exported.
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -10,7 +11,15 @@ import whatever they were asked to do. These placeholders let the import
 succeed and make any use fail with one line that says what is gone; nothing
 of contrib is re-implemented.
 
-Only these two submodules: ``import tensorflow.contrib.slim`` (or any other)
+``tensorflow.contrib.rnn`` was half core: its cells ``BasicLSTMCell``,
+``LSTMCell``, ``GRUCell``, ``MultiRNNCell``, ``DropoutWrapper``, ... and
+``static_rnn`` were TensorFlow's own ``tf.nn.rnn_cell`` / ``tf.nn`` objects
+under a second name (TF 1.15's ``tensorflow/contrib/rnn/__init__.py``), and
+the TF1 RNN tutorials imported them from there. Those names are the same
+objects again (the cells of tf1_train.compat.rnn_cell); the contrib-only
+cells (``LSTMBlockCell``, ``LayerNormBasicLSTMCell``, ...) raise.
+
+Only these submodules: ``import tensorflow.contrib.slim`` (or any other)
 still raises ``ModuleNotFoundError``, so the common ``try: ... except
 ImportError: import tf_slim`` fallbacks keep working, and ``from
 tensorflow.contrib.training import HParams`` raises ``ImportError`` as before.
@@ -23,14 +32,50 @@ PLACEHOLDERS = {
     "quantize": "quantization-aware training is in the tensorflow-model-optimization "
     "package (tfmot.quantization.keras), for Keras models",
     "training": "HParams: a dataclass or a dict; the input helpers: tf.data",
+    "rnn": "its core cells and static_rnn are kept; for the contrib-only cells: "
+    "tf.keras.layers cells, or a cell of your own",
 }
+# tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
+RNN_CELL_NAMES = (
+    "BasicLSTMCell",
+    "BasicRNNCell",
+    "DeviceWrapper",
+    "DropoutWrapper",
+    "GRUCell",
+    "LSTMCell",
+    "LSTMStateTuple",
+    "MultiRNNCell",
+    "RNNCell",
+    "ResidualWrapper",
+)
+# tf.contrib.rnn's names that were core TensorFlow objects, kept as those objects.
+RNN_FROM_CORE = RNN_CELL_NAMES + (
+    "LayerRNNCell",
+    "static_bidirectional_rnn",
+    "static_rnn",
+    "static_state_saving_rnn",
+)
 
 
-def _gone(module: str, hint: str):
-    """A module ``__getattr__`` that refuses every name with what replaced it.
-    AttributeError, so ``from module import name`` becomes ImportError."""
+def _core_rnn(name: str):
+    """The core object tf.contrib.rnn re-exported as ``name``."""
+    if name.startswith("static_"):
+        import tensorflow as tf
+
+        return getattr(tf.compat.v1.nn, name)
+    from tf1_train.compat import rnn_cell
+
+    return getattr(rnn_cell, name, None) or getattr(rnn_cell._impl, name)
+
+
+def _gone(module: str, hint: str, kept=()):
+    """A module ``__getattr__`` that refuses every name but ``kept`` with what
+    replaced it. AttributeError, so ``from module import name`` becomes
+    ImportError."""
 
     def __getattr__(name: str):
+        if name in kept:
+            return _core_rnn(name)
         if name.startswith("__"):
             raise AttributeError(name)
         raise AttributeError(
@@ -50,7 +95,7 @@ def placeholder_modules() -> dict:
     for name, hint in PLACEHOLDERS.items():
         full = f"{PACKAGE}.{name}"
         module = types.ModuleType(full, f"placeholder: every name raises ({hint})")
-        module.__getattr__ = _gone(full, hint)
+        module.__getattr__ = _gone(full, hint, RNN_FROM_CORE if name == "rnn" else ())
         setattr(package, name, module)
         modules[full] = module
     return modules

@@ -15,6 +15,8 @@ where ``tf.compat.v1.nn.rnn_cell`` was. docs/LEGACY_LAYERS.md has the
 contract and the TF2 mapping (tf1_train.port.rnn_weights).
 """
 
+from tf1_train.compat._contrib import RNN_CELL_NAMES
+
 try:
     from tensorflow.python.ops import rnn_cell_impl as _impl
 
@@ -35,16 +37,4 @@ MultiRNNCell = _impl.MultiRNNCell
 RNNCell = _impl.RNNCell
 ResidualWrapper = _impl.ResidualWrapper
 
-# The names tf.compat.v1.nn.rnn_cell had in TensorFlow 1.15 and has in 2.21's v1 API.
-__all__ = [
-    "BasicLSTMCell",
-    "BasicRNNCell",
-    "DeviceWrapper",
-    "DropoutWrapper",
-    "GRUCell",
-    "LSTMCell",
-    "LSTMStateTuple",
-    "MultiRNNCell",
-    "RNNCell",
-    "ResidualWrapper",
-]
+__all__ = list(RNN_CELL_NAMES)

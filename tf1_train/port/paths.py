@@ -11,6 +11,7 @@ import importlib.util
 import pathlib
 from typing import Dict, Optional, Tuple
 
+from tf1_train.compat._contrib import RNN_FROM_CORE
 from tf1_train.port.rules import V1
 
 # Full API paths per rule. `v1` marks names that exist only under tf.compat.v1:
@@ -46,6 +47,8 @@ NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
         ),
         False,
     ),
+    # tf.contrib.rnn's core cells and static_rnn: back with install(), as tf.nn.rnn_cell's
+    ("rnn-cell", tuple(f"tensorflow.contrib.rnn.{n}" for n in RNN_FROM_CORE), False),
     ("contrib-prefetch-queue", ("tensorflow.contrib.slim.prefetch_queue",), False),
     ("slim-batch-norm", ("tensorflow.contrib.slim.batch_norm",), False),
     ("contrib-slim", ("tensorflow.contrib.slim",), False),
@@ -202,7 +205,10 @@ CONTRIB: Dict[str, str] = {
     "training": "tf.compat.v1.train (HParams: none, use a dataclass)",
     "data": "tf.data",
     "learn": "none (removed; tf.data + a Session loop)",
-    "rnn": "tf.keras.layers RNN cells (not shared by variable_scope reuse)",
+    "rnn": "its core cells and static_rnn: tf1_train.compat.install() (the same objects "
+    "as tf.compat.v1.nn.rnn_cell's); the contrib-only cells (LSTMBlockCell, "
+    "LayerNormBasicLSTMCell, ...): tf.keras.layers RNN cells (not shared by variable_scope "
+    "reuse) or a cell of your own",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
     "seq2seq": "TensorFlow Addons seq2seq (unmaintained) or your own",
     "opt": "tf.compat.v1.train optimizers or TensorFlow Addons (unmaintained)",

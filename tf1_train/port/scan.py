@@ -16,7 +16,7 @@ import pathlib
 import sys
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from tf1_train.compat._contrib import PACKAGE, PLACEHOLDERS
+from tf1_train.compat._contrib import PACKAGE, PLACEHOLDERS, RNN_FROM_CORE
 from tf1_train.port import api_names, checks, paths, runtime_rules, self_cast_rules
 from tf1_train.port.names import Aliases, dotted_uses
 from tf1_train.port.rules import BREAKS, RENAME, RULES, SEVERITIES, V1, WORKS
@@ -154,8 +154,16 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
 
 
 def _placeholder(path: str) -> bool:
-    """An import tf1_train.compat.install() answers with a placeholder module."""
-    return any(path.startswith(f"{PACKAGE}.{name}") for name in PLACEHOLDERS)
+    """An import that works after tf1_train.compat.install(): a placeholder
+    module itself, or a core name tf.contrib.rnn re-exported (``from module
+    import name`` of any other name raises ImportError)."""
+    for name in PLACEHOLDERS:
+        module = f"{PACKAGE}.{name}"
+        if path == module:
+            return True
+        if path.startswith(module + "."):
+            return name == "rnn" and path[len(module) + 1 :] in RNN_FROM_CORE
+    return False
 
 
 def _guarded_imports(tree: ast.AST) -> set:
@@ -222,7 +230,11 @@ def _finding(file, node, key, construct, fills, program) -> Finding:
         severity, note = (
             WORKS,
             "the import works after tf1_train.compat.install(): "
-            + ("a placeholder module whose every name raises on use"),
+            + (
+                "the core cells and static_rnn it re-exported work, every other name raises"
+                if construct.startswith(f"import {PACKAGE}.rnn")
+                else "a placeholder module whose every name raises on use"
+            ),
         )
     if note:
         fix = f"{note}; {fix}"
