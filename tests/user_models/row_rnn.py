@@ -27,3 +27,17 @@ def build(images, is_training, num_classes):
     weights = tf.get_variable("softmax_w", [UNITS, num_classes], dtype=rows.dtype)
     bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
     return tf.nn.xw_plus_b(outputs[:, -1], weights, bias)
+
+
+def plain(images, is_training, num_classes):
+    """The same stack without dropout (``port check`` compares it step by
+    step with its Keras port, tests/user_models/row_rnn_keras.py)."""
+    del is_training
+    rows = tf.reduce_mean(images, axis=3)
+    cell = tf.nn.rnn_cell.MultiRNNCell(
+        [tf.nn.rnn_cell.LSTMCell(UNITS), tf.nn.rnn_cell.GRUCell(UNITS)]
+    )
+    outputs, _ = tf.nn.dynamic_rnn(cell, rows, dtype=rows.dtype)
+    weights = tf.get_variable("softmax_w", [UNITS, num_classes], dtype=rows.dtype)
+    bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
+    return tf.nn.xw_plus_b(outputs[:, -1], weights, bias)

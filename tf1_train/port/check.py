@@ -126,6 +126,9 @@ def format_report(rep: Dict) -> str:
             f"  shape: {m['tf1']} {m['tf1_shape']} vs {m['tf2']} {m['tf2_shape']}"
             for m in inv.get("shape_mismatches", [])
         ]
+        lines += [f"  {p}" for p in inv.get("cell_problems", [])]
+        if inv.get("cells") and not inv["failed"]:
+            lines.append(f"  RNN cells paired by the name map: {', '.join(inv['cells'])}")
     fwd = [r for r in rep["rows"] if r["phase"] in ("forward", "gradient")]
     if fwd:
         worst = max(fwd, key=lambda r: r["excess"])

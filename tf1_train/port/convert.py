@@ -31,7 +31,7 @@ from typing import Dict, Optional, Sequence
 
 from tf1_train import saved_scale
 from tf1_train.errors import UserError
-from tf1_train.port import name_map
+from tf1_train.port import cells, name_map
 
 V1_LOSS_SCALE = ("current_loss_scale", "good_steps")  # v1 DynamicLossScale's variables
 
@@ -66,6 +66,13 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     if args.to == "keras" and not args.dst.endswith(".weights.h5"):
         raise UserError(f"--to=keras: DST {args.dst} must end with .weights.h5 (Keras 3)")
     args.map = name_map.load(args.name_map) if args.name_map else {}
+    args.cells = cells.load(args.map.get("cells", []), "--name_map")
+    if args.cells and args.optimizer:
+        raise UserError(
+            f"--optimizer={args.optimizer} with RNN cells in --name_map: their weights are "
+            "rearranged, their optimizer slots would need the same; convert without --optimizer "
+            "(the slots then start afresh)"
+        )
     return args
 
 
@@ -81,7 +88,13 @@ def build(args):
     obj = user_side.build_object(args.tf2, args.shape, args.num_classes)
     obj(tf.zeros([1, *args.shape]), training=False)
     rename = name_map.Mapper(args.map)
-    by_tf1 = {rename(n): v for n, v in user_side.named_variables(obj).items()}
+    named = user_side.named_variables(obj)
+    in_cells = {n for c in args.cells for n in c.tf2_names()}
+    by_tf1 = {rename(n): v for n, v in named.items() if n not in in_cells}
+    absent = sorted(n for n in in_cells if n not in named)
+    if absent:
+        raise UserError(f"--name_map: its cells name variables the TF2 model lacks: {absent}")
+    args.cell_vars = {n: named[n] for n in in_cells}
     opt = None
     if args.optimizer and args.to != "keras" and not args.src.endswith(".weights.h5"):
         raw = {n: v if isinstance(v, tf.Variable) else v.value for n, v in by_tf1.items()}
@@ -111,16 +124,24 @@ def to_tf2(args) -> int:
 
     values = tf1_values(args.src)
     obj, opt, by_tf1 = build(args)
-    missing = sorted(n for n in by_tf1 if n not in values)
+    made, missing_cells = _cells_to_tf2(args, values)
+    missing = sorted(n for n in by_tf1 if n not in values) + missing_cells
     shapes = [
         f"{n}: shape {list(values[n].shape)} in SRC, {list(tuple(v.shape))} in the model"
         for n, v in by_tf1.items()
         if n in values and tuple(values[n].shape) != tuple(v.shape)
     ]
-    leftover = sorted(n for n in values if n not in by_tf1)
+    shapes += [
+        f"{n}: shape {list(v.shape)} from SRC's cell, {list(args.cell_vars[n].shape)} in the model"
+        for n, v in made.items()
+        if tuple(v.shape) != tuple(args.cell_vars[n].shape)
+    ]
+    in_cells = {n for c in args.cells for n in c.tf1_names()}
+    leftover = sorted(n for n in values if n not in by_tf1 and n not in in_cells)
     scale = [n for n in leftover if _is_loss_scale(n)]
     leftover = [n for n in leftover if n not in scale]
-    _print(sorted(n for n in by_tf1 if n in values), leftover, missing + shapes)
+    restored = sorted([n for n in by_tf1 if n in values] + [n for n in in_cells if n in values])
+    _print(restored, leftover, missing + shapes)
     if scale:
         print(loss_scale_line({n: values[n] for n in scale}))
     if shapes or (missing and not args.allow_missing):
@@ -128,6 +149,8 @@ def to_tf2(args) -> int:
     for name, var in by_tf1.items():
         if name in values:
             var.assign(values[name])
+    for name, value in made.items():
+        args.cell_vars[name].assign(value)
     if args.to == "keras":
         obj.save_weights(args.dst)
     else:
@@ -146,11 +169,29 @@ def to_tf1(args) -> int:
         obj.load_weights(args.src)
     else:
         _checkpoint(obj, opt).read(args.src).assert_existing_objects_matched()
-    _print(sorted(by_tf1), [], [])
     variables = {n: v if isinstance(v, tf.Variable) else v.value for n, v in by_tf1.items()}
+    for cell in args.cells:  # the TF1 cell's layout, under its names
+        back = cell.to_tf1({n: args.cell_vars[n].numpy() for n in cell.tf2_names()}, False)
+        variables.update({n: tf.constant(v) for n, v in back.items()})
+    _print(sorted(variables), [], [])
     os.makedirs(args.dst, exist_ok=True)
     print(f"wrote {checkpoint.save(args.dst, variables, 0)}")
     return 0
+
+
+def _cells_to_tf2(args, values: Dict):
+    """(TF2 cell variable -> value, the TF1 cell variables SRC lacks)."""
+    made, missing = {}, []
+    for cell in args.cells:
+        absent = [n for n in cell.tf1_names() if n not in values]
+        if absent:
+            missing += absent
+            continue
+        try:
+            made.update(cell.to_tf2({n: values[n] for n in cell.tf1_names()}))
+        except ValueError as e:  # SRC's cell is not the kind the map says
+            raise UserError(f"--name_map: cell {cell.tf1} ({cell.kind}) in SRC: {e}") from None
+    return made, missing
 
 
 def _is_loss_scale(name: str) -> bool:

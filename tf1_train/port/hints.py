@@ -166,6 +166,48 @@ def _rmsprop(row, ctx):
     )
 
 
+def _rnn_layout(row, ctx):
+    """A TF1 cell's one kernel against a Keras layer's kernel + recurrent_kernel."""
+    inv = ctx.info["inventory"]
+    if row["phase"] != "inventory":
+        return None
+    recurrent = [n for n in inv.get("unmatched_tf2", []) if n.endswith("/recurrent_kernel")]
+    recurrent += [
+        m["tf2"]
+        for m in inv["shape_mismatches"]
+        if m["tf2"].endswith("/kernel")
+        and len(m["tf1_shape"]) == len(m["tf2_shape"]) == 2
+        and m["tf1_shape"][1] == m["tf2_shape"][1]
+        and m["tf1_shape"][0] > m["tf2_shape"][0]
+    ]
+    if not recurrent:
+        return None
+    return (
+        f"{', '.join(sorted(set(recurrent)))}: a Keras recurrent layer against a TF1 cell, whose "
+        "one kernel multiplies concat([x, h]) (and whose LSTM gates are in another order): pair "
+        'them with a "cells" entry in --name_map (docs/PORT_CHECK.md, RNN cells)'
+    )
+
+
+def _rnn_rounding(row, ctx):
+    """A paired cell's weights parting under an optimizer that normalises."""
+    cells = ctx.info["inventory"].get("cells", [])
+    name, optimizer = row["tensor"], ctx.case["optimizer"]
+    inside = any(name.startswith(c + "/") for c in cells)
+    if row["phase"] != "step" or not inside or optimizer not in ("adam", "rmsprop", "adagrad"):
+        return None
+    key = "grad:" + name
+    if key not in ctx.tf1.files or key not in ctx.tf2.files:
+        return None
+    gap = float(np.abs(ctx.tf2[key].astype(np.float64) - ctx.tf1[key]).max())
+    return (
+        f"{name} is in a paired RNN cell: its first-batch gradient agreed to {gap:.3g}, the "
+        "same sum in another order (Keras x.W + h.U, TF1 concat([x, h]).K); "
+        f"{optimizer} divides each weight's update by its own gradient size, which magnifies "
+        "that rounding where a gradient is near zero: compare with --optimizer=sgd, or --allow it"
+    )
+
+
 def _moved(row, ctx):
     """(initial value, TF1's and TF2's change) of a moving statistic in step 1."""
     if row["phase"] != "step" or row["step"] != 1 or "step1:" + row["tensor"] not in ctx.tf1.files:
@@ -222,6 +264,10 @@ HINTS = (
     Hint("l2_regularization", "tf.nn.l2_loss is sum/2, Keras L2(l) is l*sum; model.losses", _l2),
     Hint("bias_before_batch_norm", "a bias feeding a batch norm: a zero gradient, rounding noise",
          _bias_noise),
+    Hint("rnn_cell_layout", "TF1 cell kernel for concat([x, h]) vs Keras kernel + recurrent",
+         _rnn_layout),
+    Hint("rnn_cell_rounding", "paired RNN cell: another summation order, magnified by Adam",
+         _rnn_rounding),
     Hint("adam", "Adam epsilon: v1 1e-8, Keras 1e-7; v1's 1 - beta in float32", _adam),
     Hint("rmsprop", "RMSProp: v1 decay/epsilon 1e-10, Keras rho/epsilon 1e-7", _rmsprop),
     Hint("bn_moving_variance", "moving variance: v1 fused unbiased, Keras 3 biased", _bn_variance),

@@ -3,8 +3,10 @@
 A map file (``--name_map=FILE``, JSON) holds explicit pairs and regex rules::
 
     {"pairs": {"dense_1/kernel": "logits/weights"},
-     "rules": [["/kernel$", "/weights"], ["/bias$", "/biases"]]}
+     "rules": [["/kernel$", "/weights"], ["/bias$", "/biases"]],
+     "cells": [{"tf2": "lstm/lstm_cell", "tf1": "rnn/lstm_cell", "kind": "lstm"}]}
 
+``cells`` pairs RNN cells, whose variables are not one to one (cells.py).
 A name with a pair takes it; otherwise every rule is applied in order
 (``re.sub``); a name no rule changes stays as it is (exact names). No
 TensorFlow here: the check's parent process reads the file.
@@ -17,6 +19,7 @@ import re
 from typing import Dict, List, Tuple
 
 from tf1_train.errors import UserError
+from tf1_train.port import cells
 
 
 def load(path: str) -> Dict:
@@ -28,8 +31,9 @@ def load(path: str) -> Dict:
         raise UserError(f"--name_map={path}: cannot read it ({e.strerror})") from None
     except ValueError as e:
         raise UserError(f"--name_map={path}: not JSON ({e})") from None
-    valid = 'expected {"pairs": {tf2_name: tf1_name}, "rules": [[regex, replacement], ...]}'
-    if not isinstance(data, dict) or set(data) - {"pairs", "rules"}:
+    valid = 'expected {"pairs": {tf2_name: tf1_name}, "rules": [[regex, replacement], ...]'
+    valid += ', "cells": [...] (RNN cells, see docs/PORT_CHECK.md)}'
+    if not isinstance(data, dict) or set(data) - {"pairs", "rules", "cells"}:
         raise UserError(f"--name_map={path}: {valid}")
     pairs, rules = data.get("pairs", {}), data.get("rules", [])
     if not isinstance(pairs, dict) or not all(isinstance(v, str) for v in pairs.values()):
@@ -45,7 +49,8 @@ def load(path: str) -> Dict:
             re.compile(rule[0])
         except re.error as e:
             raise UserError(f"--name_map={path}: rule {rule[0]!r}: bad regex ({e})") from None
-    return {"pairs": pairs, "rules": rules}
+    cells.load(data.get("cells", []), f"--name_map={path}")  # checked here, used by the TF2 side
+    return {"pairs": pairs, "rules": rules, "cells": data.get("cells", [])}
 
 
 class Mapper:

@@ -94,6 +94,38 @@ def keras_simple_rnn(kernel, bias) -> List[np.ndarray]:
     return [x_rows, h_rows, bias]
 
 
+def tf1_lstm(kernel, recurrent_kernel, bias, forget_bias: float = 1.0) -> List[np.ndarray]:
+    """The inverse of keras_lstm: Keras LSTM weights as the TF1 cell's
+    [kernel, bias] (``forget_bias=0`` for gradients, which the constant
+    does not change)."""
+    back = np.argsort(_LSTM_TO_KERAS)
+    units = np.asarray(bias).size // 4
+    tf1_bias = np.asarray(bias).copy()
+    tf1_bias[units : 2 * units] -= np.asarray(forget_bias, tf1_bias.dtype)
+    rows = np.concatenate([np.asarray(kernel), np.asarray(recurrent_kernel)], axis=0)
+    return [_blocks(rows, 4, back), _blocks(tf1_bias, 4, back)]
+
+
+def tf1_gru(kernel, recurrent_kernel, bias) -> List[np.ndarray]:
+    """The inverse of keras_gru: [gates/kernel, gates/bias, candidate/kernel,
+    candidate/bias]."""
+    rows = np.concatenate([np.asarray(kernel), np.asarray(recurrent_kernel)], axis=0)
+    units = rows.shape[1] // 3
+    update_reset = (1, 0)  # Keras (z, r) -> TF1 (r, u)
+    bias = np.asarray(bias)
+    return [
+        _blocks(rows[:, : 2 * units], 2, update_reset),
+        _blocks(bias[: 2 * units], 2, update_reset),
+        rows[:, 2 * units :],
+        bias[2 * units :],
+    ]
+
+
+def tf1_simple_rnn(kernel, recurrent_kernel, bias) -> List[np.ndarray]:
+    """The inverse of keras_simple_rnn: [kernel, bias]."""
+    return [np.concatenate([np.asarray(kernel), np.asarray(recurrent_kernel)], axis=0), bias]
+
+
 def from_checkpoint(
     path: str, scope: str, cell: Optional[str] = None, forget_bias: float = 1.0
 ) -> Tuple[str, List[np.ndarray]]:

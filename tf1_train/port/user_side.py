@@ -24,7 +24,7 @@ import tensorflow as tf
 
 from tf1_train import models, saved_scale, towers
 from tf1_train.models import outputs
-from tf1_train.port import name_map, sides, spec
+from tf1_train.port import cells, name_map, sides, spec
 from tf1_train.tf2 import optim
 from tf1_train.tf2 import precision as precisionlib
 
@@ -112,23 +112,24 @@ def run(case: Dict, out: str) -> None:
         obj = build_object(ref_tf2, inputs[0].shape[1:], int(ref["num_classes"]))
         obj(inputs[0][:1], training=False)  # builds a Keras model's variables
     named = named_variables(obj)
-    rename = name_map.Mapper(case["name_map"])
-    mapped = {n: rename(n) for n in named}
     tf1_shapes = {k[5:]: list(ref[k].shape) for k in ref.files if k.startswith("init:")}
-    inv = name_map.inventory(tf1_shapes, {n: (mapped[n], list(v.shape)) for n, v in named.items()})
+    cell_list = cells.load(case["name_map"].get("cells", []), "--name_map")
+    inv, mapped = _inventory(case, cell_list, named, tf1_shapes)
     info = {"inventory": inv, "names": mapped, **side_info(obj, mapped)}
     if inv["failed"]:
         _write(out, info, {})
         return
-    by_tf1 = {mapped[n]: v for n, v in named.items()}
+    # Cell variables keep their TF2 names here (cells.to_tf1_arrays renames what is written).
+    by_tf1 = {mapped.get(n, n): v for n, v in named.items()}
+    initial = _initial(ref, cell_list, by_tf1)
     for name, var in by_tf1.items():
-        var.assign(ref["init:" + name])
+        var.assign(initial[name])
     loss_fn = _loss_fn(case, obj)
     trainable = {n: v for n, v in by_tf1.items() if v.trainable}
     factor = sides.first_scale(cfg.precision)
     arrays = _forward(obj, loss_fn, trainable, inputs[0], ref["labels"][0], factor)
     for name, var in by_tf1.items():  # undo a batch norm's updates in the forward pass
-        var.assign(ref["init:" + name])
+        var.assign(initial[name])
     step, info["optimizer"], scale_state = _step_fn(cfg, case, loss_fn, trainable)
     losses, scales = [], []
     for k, (x, y) in enumerate(zip(inputs, ref["labels"]), 1):
@@ -137,7 +138,32 @@ def run(case: Dict, out: str) -> None:
         if case["record"] == "all":
             arrays.update({f"step{k}:{n}": np.asarray(v.numpy()) for n, v in by_tf1.items()})
     arrays.update({"final:" + n: np.asarray(v.numpy()) for n, v in by_tf1.items()})
+    arrays = cells.to_tf1_arrays(cell_list, arrays)
     _write(out, info, {"losses": np.array(losses), **arrays, **sides.scale_record(scales)})
+
+
+def _inventory(case, cell_list, named, tf1_shapes):
+    """(inventory, TF2 name -> TF1 name for the one-to-one variables): the
+    name map's pairs and rules for those, the cells for theirs."""
+    in_cells = {n for c in cell_list for n in c.tf2_names()}
+    tf1_in_cells = {n for c in cell_list for n in c.tf1_names()}
+    rename = name_map.Mapper(case["name_map"])
+    mapped = {n: rename(n) for n in named if n not in in_cells}
+    tf1_rest = {k: s for k, s in tf1_shapes.items() if k not in tf1_in_cells}
+    inv = name_map.inventory(tf1_rest, {n: (mapped[n], list(named[n].shape)) for n in mapped})
+    shapes = {n: list(v.shape) for n, v in named.items()}
+    inv["cell_problems"] = cells.problems(cell_list, tf1_shapes, shapes)
+    inv["cells"] = [c.tf1 for c in cell_list]
+    inv["failed"] = inv["failed"] or bool(inv["cell_problems"])
+    return inv, mapped
+
+
+def _initial(ref, cell_list, by_tf1) -> Dict[str, np.ndarray]:
+    """Each TF2 variable's starting value: TF1's, rearranged for the cells."""
+    values = {n: ref["init:" + n] for n in by_tf1 if "init:" + n in ref.files}
+    for cell in cell_list:
+        values.update(cell.to_tf2({n: ref["init:" + n] for n in cell.tf1_names()}))
+    return values
 
 
 def _policy(precision: str):
