@@ -14,40 +14,48 @@ import sys
 import numpy as np
 import pytest
 import tensorflow as tf
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
-from tf1_train.port import cells, hints
+from tf1_train.port import cells, check, hints, name_map
 
 MAP = os.path.join(ROOT, "tests", "user_models", "row_rnn_name_map.json")
-SIDES = ["--tf1=tests.user_models.row_rnn:plain", "--tf2=tests.user_models.row_rnn_keras:build"]
 LSTM = "rnn/multi_rnn_cell/cell_0/lstm_cell"
 GRU = "rnn/multi_rnn_cell/cell_1/gru_cell"
 
 
-def _port(*args, timeout=300):
-    return subprocess.run(
-        [sys.executable, "-m", "tf1_train.port", *args],
-        cwd=ROOT,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+RNN = {"model": "tests.user_models.row_rnn:plain", "tf2": "tests.user_models.row_rnn_keras:build",
+       "towers": 2, "batch": 8, "lr": 0.1, "optimizer": "sgd", "steps": 1,
+       "record": "all"}  # fmt: skip
+WRONG_FORGET_BIAS = json.loads(open(MAP).read())
+WRONG_FORGET_BIAS["cells"][0]["forget_bias"] = 0.0  # the TF1 cell adds 1.0
+NO_CELLS = {"pairs": {"dense/kernel": "softmax_w", "dense/bias": "softmax_b",
+                      "lstm/lstm_cell/kernel": f"{LSTM}/kernel"}}  # fmt: skip
+CASES = {
+    "paired": {**RNN, "name_map": name_map.load(MAP), "optimizer": "momentum", "steps": 8},
+    "forget_bias": {**RNN, "name_map": WRONG_FORGET_BIAS},
+    "no_cells": {**RNN, "name_map": NO_CELLS},
+}
 
 
-def _check(tmp_path, name_map, *flags):
-    report = tmp_path / "report.json"
-    out = _port(
-        "check", *SIDES, f"--name_map={name_map}", "--num_gpus=2", "--batch_size=8",
-        "--learning_rate=0.1", f"--json={report}", *flags,
-    )  # fmt: skip
-    return out, json.loads(report.read_text()) if report.exists() else None
+@pytest.fixture(scope="module")
+def out_dir(tmp_path_factory):
+    # Two process chains for the three cases (check.run_chains, as
+    # tests/test_port_check.py runs its own), each case as the CLI runs it.
+    out = tmp_path_factory.mktemp("port_rnn")
+    check.run_chains([{**c, "id": i} for i, c in CASES.items()], str(out), shards=2)
+    return str(out)
 
 
-def test_the_cells_pair_and_the_port_trains_like_the_tf1_model(tmp_path):
-    out, rep = _check(tmp_path, MAP, "--optimizer=momentum", "--steps=8")
-    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    assert f"RNN cells paired by the name map: {LSTM}, {GRU}" in out.stdout
+def _report(out_dir, name):
+    return check.report({**CASES[name], "id": name}, out_dir)
+
+
+def test_the_cells_pair_and_the_port_trains_like_the_tf1_model(out_dir):
+    rep = _report(out_dir, "paired")
+    assert rep["ok"], rep["first_divergence"]
+    text = check.format_report(rep)
+    assert f"RNN cells paired by the name map: {LSTM}, {GRU}" in text
+    assert "inventory: 8 TF1 and 8 TF2 variables: all matched" in text
     compared = {r["tensor"] for r in rep["rows"] if r["phase"] == "gradient"}
     assert {f"{LSTM}/kernel", f"{LSTM}/bias", f"{GRU}/gates/kernel", f"{GRU}/candidate/bias"} <= (
         compared
@@ -56,27 +64,18 @@ def test_the_cells_pair_and_the_port_trains_like_the_tf1_model(tmp_path):
     assert worst < 0.5, worst  # measured 0.20 of the tolerance after 10 steps
 
 
-def test_a_forget_bias_the_map_gets_wrong_parts_at_the_logits(tmp_path):
-    wrong = json.loads(open(MAP).read())
-    wrong["cells"][0]["forget_bias"] = 0.0  # the TF1 cell adds 1.0
-    path = tmp_path / "map.json"
-    path.write_text(json.dumps(wrong))
-    out, rep = _check(tmp_path, path, "--optimizer=sgd", "--steps=1")
-    assert out.returncode == 1
+def test_a_forget_bias_the_map_gets_wrong_parts_at_the_logits(out_dir):
+    rep = _report(out_dir, "forget_bias")
+    assert not rep["ok"]
     assert rep["first_divergence"]["phase"] == "forward"
     assert rep["first_divergence"]["tensor"] == "logits"
 
 
-def test_a_map_without_cells_fails_the_inventory_and_says_why(tmp_path):
-    naive = {"pairs": {"dense/kernel": "softmax_w", "dense/bias": "softmax_b",
-                       "lstm/lstm_cell/kernel": f"{LSTM}/kernel"}}  # fmt: skip
-    path = tmp_path / "map.json"
-    path.write_text(json.dumps(naive))
-    out, rep = _check(tmp_path, path, "--optimizer=sgd", "--steps=1")
-    assert out.returncode == 1
+def test_a_map_without_cells_fails_the_inventory_and_says_why(out_dir):
+    rep = _report(out_dir, "no_cells")
     assert rep["first_divergence"]["phase"] == "inventory"
     assert [h["id"] for h in rep["hints"]] == ["rnn_cell_layout"]
-    assert 'a "cells" entry in --name_map' in out.stdout
+    assert 'a "cells" entry in --name_map' in rep["hints"][0]["evidence"]
 
 
 def test_adam_magnifying_a_paired_cells_rounding_is_named():
@@ -123,15 +122,23 @@ def test_cell_layouts_go_there_and_back(kind):
         np.testing.assert_allclose(back[name], tf1[name], atol=1e-6)
 
 
+def _port(*args):
+    """The CLI, in a fresh process: Keras names the port's layers as a user's run does."""
+    return subprocess.run(
+        [sys.executable, "-m", "tf1_train.port", *args],
+        cwd=ROOT,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
 def test_convert_carries_the_cells_to_keras_and_back(tmp_path):
     # A TF1 run's checkpoint -> the Keras port's .weights.h5 -> a TF1 checkpoint.
     train = tmp_path / "run"
-    run = subprocess.run(
-        [sys.executable, "-m", "tf1_train.main", "--model=tests.user_models.row_rnn:plain",
-         "--train_steps=3", f"--train_dir={train}", "--display_every=3"],
-        cwd=ROOT, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    run = run_cli(["--model=tests.user_models.row_rnn:plain", "--train_steps=3",
+                   f"--train_dir={train}", "--display_every=3"])  # fmt: skip
     assert run.returncode == 0, run.stderr[-3000:]
     common = ["--tf2=tests.user_models.row_rnn_keras:build", f"--name_map={MAP}",
               "--input_shape=8,8,1", "--num_classes=10"]  # fmt: skip

@@ -107,6 +107,11 @@ def run(case: Dict, out: str) -> None:
         )
         for x in ref["images"]
     ]
+    import keras
+
+    # Keras numbers unnamed layers per process (lstm, lstm_1): a case run after
+    # another in one side process (run_chains) is named as the CLI's fresh one.
+    keras.backend.clear_session()
     with _policy(case["precision"]):  # Keras layers take the mixed policy when made
         ref_tf2 = case["tf2"] or case["model"]
         obj = build_object(ref_tf2, inputs[0].shape[1:], int(ref["num_classes"]))
@@ -154,6 +159,7 @@ def _inventory(case, cell_list, named, tf1_shapes):
     shapes = {n: list(v.shape) for n, v in named.items()}
     inv["cell_problems"] = cells.problems(cell_list, tf1_shapes, shapes)
     inv["cells"] = [c.tf1 for c in cell_list]
+    inv["tf1_variables"], inv["tf2_variables"] = len(tf1_shapes), len(named)  # cells included
     inv["failed"] = inv["failed"] or bool(inv["cell_problems"])
     return inv, mapped
 
