@@ -7,6 +7,7 @@ from __future__ import annotations
 from tests.bad_input_rows import Bad
 
 TF2_MAIN = "tf1_train.tf2.main"
+_INSTALL = "call tf1_train.compat.install() at the top of your module"  # the hint both get
 
 # The legacy training rules (tests/test_training_rules.py): each out of range.
 RULES = [
@@ -137,18 +138,11 @@ USER_CODE = [
         f"--model={_UM}.bad:no_variables: makes no trainable variable",
         "tf.compat.v1.get_variable",
     ),
-    Bad(
-        "model with tf.layers, no compat",
-        [f"--model={_UM}.bad:legacy_layers"],
-        f"--model={_UM}.bad:legacy_layers: raised AttributeError",
-        "call tf1_train.compat.install() at the top of your module",
-    ),
-    Bad(
-        "model with tf.nn.rnn_cell, no compat",
-        [f"--model={_UM}.bad:legacy_rnn_cell"],
+    Bad("model with tf.layers, no compat", [f"--model={_UM}.bad:legacy_layers"],
+        f"--model={_UM}.bad:legacy_layers: raised AttributeError", _INSTALL),
+    Bad("model with tf.nn.rnn_cell, no compat", [f"--model={_UM}.bad:legacy_rnn_cell"],
         f"--model={_UM}.bad:legacy_rnn_cell: raised AttributeError: `LSTMCell` is not available",
-        "call tf1_train.compat.install() at the top of your module",
-    ),
+        _INSTALL),
     Bad(
         "model syntax",
         ["--model=tests.user_models.tiny"],

@@ -238,18 +238,6 @@ def _keras_run(layer_name, weights, **options):
     return out.numpy(), states[0].numpy()  # LSTM: [h, c]; GRU/SimpleRNN: [h]
 
 
-def _converted(kind, values, cell_name):
-    scope = f"rnn/{cell_name}"
-    if kind == "GRU":
-        parts = ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias")
-        return rnn_weights.keras_gru(*(values[f"{scope}/{p}"] for p in parts))
-    kernel, bias = values[f"{scope}/kernel"], values[f"{scope}/bias"]
-    if kind == "SimpleRNN":
-        return rnn_weights.keras_simple_rnn(kernel, bias)
-    forget_bias = 0.5 if "0.5" in cell_name else 1.0
-    return rnn_weights.keras_lstm(kernel, bias, forget_bias)
-
-
 @pytest.mark.parametrize("label", sorted(CELLS))
 def test_keras_layer_with_converted_weights_gives_the_tf1_outputs(label, tmp_path):
     make, kind = CELLS[label]
@@ -296,7 +284,8 @@ def test_arrays_copied_as_they_are_give_other_numbers(label, scope, options):
 
 def test_the_keras_gru_default_is_another_cell():
     _, _, values = _tf1_run(CELLS["GRUCell"][0])
-    weights = _converted("GRU", values, "gru_cell")
+    parts = ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias")
+    weights = rnn_weights.keras_gru(*(values[f"rnn/gru_cell/{p}"] for p in parts))
     layer = tf.keras.layers.GRU(UNITS)  # reset_after=True: a [2, 3 * units] bias
     layer.build((None, STEPS, DEPTH))
     with pytest.raises(ValueError):
