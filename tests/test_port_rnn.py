@@ -8,8 +8,6 @@ and Dense, paired by row_rnn_name_map.json's "cells" entries.
 
 import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -17,6 +15,7 @@ import tensorflow as tf
 from conftest import ROOT, run_cli
 
 from tf1_train.port import cells, check, hints, name_map
+from tf1_train.port.__main__ import main as port_main
 
 MAP = os.path.join(ROOT, "tests", "user_models", "row_rnn_name_map.json")
 LSTM = "rnn/multi_rnn_cell/cell_0/lstm_cell"
@@ -122,19 +121,7 @@ def test_cell_layouts_go_there_and_back(kind):
         np.testing.assert_allclose(back[name], tf1[name], atol=1e-6)
 
 
-def _port(*args):
-    """The CLI, in a fresh process: Keras names the port's layers as a user's run does."""
-    return subprocess.run(
-        [sys.executable, "-m", "tf1_train.port", *args],
-        cwd=ROOT,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
-def test_convert_carries_the_cells_to_keras_and_back(tmp_path):
+def test_convert_carries_the_cells_to_keras_and_back(tmp_path, capsys):
     # A TF1 run's checkpoint -> the Keras port's .weights.h5 -> a TF1 checkpoint.
     train = tmp_path / "run"
     run = run_cli(["--model=tests.user_models.row_rnn:plain", "--train_steps=3",
@@ -143,12 +130,12 @@ def test_convert_carries_the_cells_to_keras_and_back(tmp_path):
     common = ["--tf2=tests.user_models.row_rnn_keras:build", f"--name_map={MAP}",
               "--input_shape=8,8,1", "--num_classes=10"]  # fmt: skip
     h5 = str(tmp_path / "port.weights.h5")
-    there = _port("convert", str(train), h5, "--to=keras", *common)
-    assert there.returncode == 0, there.stdout + there.stderr[-3000:]
-    assert "missing" not in there.stdout
-    assert "left over 1 (not in the TF2 model): global_step" in there.stdout
-    back = _port("convert", h5, str(tmp_path / "back"), "--to=tf1", *common)
-    assert back.returncode == 0, back.stdout + back.stderr[-3000:]
+    # In this process: the Keras port is numbered as in a fresh one (fresh_keras_names).
+    assert port_main(["convert", str(train), h5, "--to=keras", *common]) == 0
+    there = capsys.readouterr().out
+    assert "missing" not in there
+    assert "left over 1 (not in the TF2 model): global_step" in there
+    assert port_main(["convert", h5, str(tmp_path / "back"), "--to=tf1", *common]) == 0
     before = tf.train.load_checkpoint(str(train))
     after = tf.train.load_checkpoint(str(tmp_path / "back"))
     names = sorted(after.get_variable_to_shape_map())

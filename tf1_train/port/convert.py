@@ -85,6 +85,7 @@ def build(args):
     from tf1_train.port import user_side
     from tf1_train.tf2 import optim
 
+    user_side.fresh_keras_names()
     obj = user_side.build_object(args.tf2, args.shape, args.num_classes)
     obj(tf.zeros([1, *args.shape]), training=False)
     rename = name_map.Mapper(args.map)

@@ -31,6 +31,16 @@ from tf1_train.tf2 import precision as precisionlib
 KNOWN_KWARGS = ("num_classes", "input_shape", "image_shape")
 
 
+def fresh_keras_names() -> None:
+    """Keras numbers unnamed layers per process (lstm, lstm_1): clearing its
+    session before building names an object built after another (a chained
+    check case, an in-process convert) as the CLI's fresh process does. It
+    also resets Keras' global dtype policy: call it before setting one."""
+    import keras
+
+    keras.backend.clear_session()
+
+
 def build_object(ref: str, image_shape, num_classes: int):
     """``ref``'s object, called with the keyword arguments it accepts."""
     factory = models.resolve(ref if ":" in ref else models.lookup(ref).tf2, "tf2")
@@ -107,11 +117,7 @@ def run(case: Dict, out: str) -> None:
         )
         for x in ref["images"]
     ]
-    import keras
-
-    # Keras numbers unnamed layers per process (lstm, lstm_1): a case run after
-    # another in one side process (run_chains) is named as the CLI's fresh one.
-    keras.backend.clear_session()
+    fresh_keras_names()
     with _policy(case["precision"]):  # Keras layers take the mixed policy when made
         ref_tf2 = case["tf2"] or case["model"]
         obj = build_object(ref_tf2, inputs[0].shape[1:], int(ref["num_classes"]))
