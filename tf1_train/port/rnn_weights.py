@@ -31,6 +31,7 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
+_LAYERS = {"lstm": "LSTM", "gru": "GRU", "simple_rnn": "SimpleRNN"}  # Keras 3
 # Column blocks of a TF1 LSTM kernel, taken in Keras' order (i, f, c, o).
 _LSTM_TO_KERAS = (0, 2, 1, 3)
 
@@ -142,26 +143,21 @@ def from_checkpoint(
     names = set(reader.get_variable_to_shape_map())
     scope = scope.rstrip("/")
 
-    def read(name: str) -> np.ndarray:
-        return reader.get_tensor(f"{scope}/{name}")
+    from tf1_train.port import cells  # the layouts by kind (it builds on this module)
 
-    cell = cell or _cell_kind(scope, names)
-    if cell == "gru":
-        parts = ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias")
-        _require(scope, names, parts, path)
-        return "GRU", keras_gru(*(read(n) for n in parts))
-    _require(scope, names, ("kernel", "bias"), path)
-    if cell == "simple_rnn":
-        return "SimpleRNN", keras_simple_rnn(read("kernel"), read("bias"))
-    if cell != "lstm":
-        raise ValueError(f"cell={cell!r}; valid: 'lstm', 'gru', 'simple_rnn'")
+    kind = cell or _cell_kind(scope, names)
+    if kind not in cells.KINDS:
+        raise ValueError(f"cell={kind!r}; valid: 'lstm', 'gru', 'simple_rnn'")
+    _require(scope, names, cells.TF1_PARTS[kind], path)
     extras = [n for n in ("w_f_diag", "projection/kernel") if f"{scope}/{n}" in names]
-    if extras:
+    if kind == "lstm" and extras:
         raise ValueError(
             f"{scope}: an LSTMCell with {' and '.join(extras)} (use_peepholes / num_proj); "
             "Keras 3 has no LSTM layer with these: keep the TF1 cell, or write the TF2 cell"
         )
-    return "LSTM", keras_lstm(read("kernel"), read("bias"), forget_bias)
+    pair = cells.Cell("", scope, kind, forget_bias)
+    values = pair.to_tf2({n: reader.get_tensor(n) for n in pair.tf1_names()})
+    return _LAYERS[kind], list(values.values())
 
 
 def _cell_kind(scope: str, names: set) -> str:
