@@ -17,7 +17,14 @@ setup(
         "gpu": ["tensorflow[and-cuda]>=2.16,<2.22", "tensorboard>=2.16", "ml_dtypes>=0.5.1,<0.7"],
         # tf-slim (no dependencies of its own) lets the tests run legacy slim code
         # through tf1_train.compat.install(); it is never needed at run time.
-        "test": ["pytest>=7", "pytest-timeout>=2.1", "ruff>=0.5", "tf-slim==1.1.0"],
+        # pytest-xdist: ./run.sh test runs the suite in one worker per core.
+        "test": [
+            "pytest>=7",
+            "pytest-timeout>=2.1",
+            "pytest-xdist>=3",
+            "ruff>=0.5",
+            "tf-slim==1.1.0",
+        ],
     },
     entry_points={"console_scripts": ["tf1-train=tf1_train.main:run"]},
 )
