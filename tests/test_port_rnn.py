@@ -3,7 +3,9 @@
 The TF1 model is tests/user_models/row_rnn.py's ``plain`` (an LSTMCell and a
 GRUCell under dynamic_rnn, after tf1_train.compat.install()); its port,
 tests/user_models/row_rnn_keras.py, is Keras' LSTM, GRU(reset_after=False)
-and Dense, paired by row_rnn_name_map.json's "cells" entries.
+and Dense, paired by row_rnn_name_map.json's "cells" entries. Its ``masked``
+variant gives dynamic_rnn a sequence_length; row_rnn_keras.py's ports of it
+pass a mask, with Keras' defaults or with zero_output_for_mask=True.
 """
 
 import json
@@ -33,7 +35,14 @@ CASES = {
     "paired": {**RNN, "name_map": name_map.load(MAP), "optimizer": "momentum", "steps": 8},
     "forget_bias": {**RNN, "name_map": WRONG_FORGET_BIAS},
     "no_cells": {**RNN, "name_map": NO_CELLS},
-}
+    # dynamic_rnn given sequence_length, ported with a mask (row_rnn.py's masked)
+    "masked_defaults": {**RNN, "model": "tests.user_models.row_rnn:masked",
+                        "tf2": "tests.user_models.row_rnn_keras:masked_as_keras_defaults",
+                        "name_map": name_map.load(MAP)},
+    "masked_zeroed": {**RNN, "model": "tests.user_models.row_rnn:masked",
+                      "tf2": "tests.user_models.row_rnn_keras:masked",
+                      "name_map": name_map.load(MAP), "optimizer": "momentum", "steps": 8},
+}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +84,23 @@ def test_a_map_without_cells_fails_the_inventory_and_says_why(out_dir):
     assert rep["first_divergence"]["phase"] == "inventory"
     assert [h["id"] for h in rep["hints"]] == ["rnn_cell_layout"]
     assert 'a "cells" entry in --name_map' in rep["hints"][0]["evidence"]
+
+
+def test_zeros_past_sequence_length_need_zero_output_for_mask(out_dir):
+    # TF1 outputs zeros past each length; Keras' default repeats the last
+    # unmasked output there, which the mean over time then takes in.
+    rep = _report(out_dir, "masked_defaults")
+    assert rep["first_divergence"]["phase"] == "forward"
+    assert [h["id"] for h in rep["hints"]] == ["rnn_masked_outputs"]
+    assert "dynamic_rnn took a sequence_length (1 call(s))" in rep["hints"][0]["evidence"]
+    assert "Keras' gru, lstm return(s) sequences" in rep["hints"][0]["evidence"]
+    zeroed = _report(out_dir, "masked_zeroed")
+    assert zeroed["ok"], zeroed["first_divergence"]
+    assert max(r["excess"] for r in zeroed["rows"]) < 0.5  # measured 0.14 after 8 steps
+    tf1 = check.load({"id": "masked_zeroed"}, out_dir)[0]
+    plain = check.load({"id": "paired"}, out_dir)[0]
+    assert int(tf1["fwd:rnn_sequence_lengths"]) == 1  # what the hint reads of the TF1 graph
+    assert int(plain["fwd:rnn_sequence_lengths"]) == 0
 
 
 def test_adam_magnifying_a_paired_cells_rounding_is_named():

@@ -41,3 +41,25 @@ def plain(images, is_training, num_classes):
     weights = tf.get_variable("softmax_w", [UNITS, num_classes], dtype=rows.dtype)
     bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
     return tf.nn.xw_plus_b(outputs[:, -1], weights, bias)
+
+
+def lengths(rows):
+    """Each image's rows brighter than its mean, as a sequence length (1 to
+    height): a length per example that comes from the data."""
+    bright = tf.reduce_mean(rows, axis=2) > tf.reduce_mean(rows, axis=[1, 2])[:, None]
+    return tf.maximum(1, tf.reduce_sum(tf.cast(bright, tf.int32), axis=1))
+
+
+def masked(images, is_training, num_classes):
+    """The plain stack given a ``sequence_length``, as variable-length TF1
+    models were written: dynamic_rnn outputs zeros past each length, and the
+    logits come from the outputs averaged over all time steps."""
+    del is_training
+    rows = tf.reduce_mean(images, axis=3)
+    cell = tf.nn.rnn_cell.MultiRNNCell(
+        [tf.nn.rnn_cell.LSTMCell(UNITS), tf.nn.rnn_cell.GRUCell(UNITS)]
+    )
+    outputs, _ = tf.nn.dynamic_rnn(cell, rows, sequence_length=lengths(rows), dtype=rows.dtype)
+    weights = tf.get_variable("softmax_w", [UNITS, num_classes], dtype=rows.dtype)
+    bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
+    return tf.nn.xw_plus_b(tf.reduce_mean(outputs, axis=1), weights, bias)

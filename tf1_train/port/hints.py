@@ -208,6 +208,20 @@ def _rnn_rounding(row, ctx):
     )
 
 
+def _rnn_masked(row, ctx):
+    """dynamic_rnn's zeros past sequence_length against Keras' repeated output."""
+    lengths = _tf1_fact(ctx, "fwd:rnn_sequence_lengths")
+    carry = ctx.info.get("rnn_carry", [])
+    if row["phase"] != "forward" or not lengths or not carry:
+        return None
+    return (
+        f"TF1's dynamic_rnn took a sequence_length ({int(lengths)} call(s)) and outputs zeros "
+        f"past each length; Keras' {', '.join(sorted(carry))} return(s) sequences with "
+        "zero_output_for_mask=False, which repeats the last unmasked output there: pass "
+        "zero_output_for_mask=True to the layer whose outputs are used past the length"
+    )
+
+
 def _moved(row, ctx):
     """(initial value, TF1's and TF2's change) of a moving statistic in step 1."""
     if row["phase"] != "step" or row["step"] != 1 or "step1:" + row["tensor"] not in ctx.tf1.files:
@@ -266,6 +280,8 @@ HINTS = (
          _bias_noise),
     Hint("rnn_cell_layout", "TF1 cell kernel for concat([x, h]) vs Keras kernel + recurrent",
          _rnn_layout),
+    Hint("rnn_masked_outputs", "past sequence_length: TF1 zeros, Keras the last output repeated",
+         _rnn_masked),
     Hint("rnn_cell_rounding", "paired RNN cell: another summation order, magnified by Adam",
          _rnn_rounding),
     Hint("adam", "Adam epsilon: v1 1e-8, Keras 1e-7; v1's 1 - beta in float32", _adam),

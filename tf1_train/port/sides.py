@@ -200,13 +200,16 @@ def _load(sess, values: Dict[str, np.ndarray]) -> None:
 
 def graph_facts(graph) -> Dict[str, np.ndarray]:
     """What the hints compare with the TF2 side (port/hints.py): the epsilons
-    of the fused batch-norm ops, and how many dropout layers draw masks
-    (random ops inside a ``dropout`` name scope)."""
-    eps, dropout = set(), set()
+    of the fused batch-norm ops, how many dropout layers draw masks (random
+    ops inside a ``dropout`` name scope), and how many ``dynamic_rnn`` calls
+    took a ``sequence_length`` (their ``CheckSeqLen`` assertion), which
+    zero-fills the outputs past each length."""
+    eps, dropout, lengths = set(), set(), 0
     for op in graph.get_operations():
         if op.type.startswith("FusedBatchNorm") and "Grad" not in op.type:
             eps.add(float(f"{op.get_attr('epsilon'):.7g}"))  # a float32 attribute
         parts = op.name.split("/")
+        lengths += parts[-1] == "CheckSeqLen"
         if "Random" in op.type:
             scopes = [i for i, part in enumerate(parts) if part.startswith("dropout")]
             if scopes:
@@ -214,6 +217,7 @@ def graph_facts(graph) -> Dict[str, np.ndarray]:
     return {
         "fwd:bn_epsilon": np.array(sorted(eps), np.float64),
         "fwd:dropout_layers": np.int32(len(dropout)),
+        "fwd:rnn_sequence_lengths": np.int32(lengths),
     }
 
 

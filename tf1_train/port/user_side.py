@@ -67,10 +67,12 @@ def named_variables(obj) -> Dict[str, tf.Variable]:
 
 
 def side_info(obj, mapped: Dict[str, str]) -> Dict:
-    """What the hints need: batch-norm settings by TF1 moving-mean name, dropout."""
+    """What the hints need: batch-norm settings by TF1 moving-mean name,
+    dropout, and the recurrent layers that return sequences but repeat the
+    last output past a mask (``zero_output_for_mask=False``, Keras' default)."""
     import keras
 
-    info = {"kind": "module", "batch_norm": {}, "dropout": False}
+    info = {"kind": "module", "batch_norm": {}, "dropout": False, "rnn_carry": []}
     if not isinstance(obj, keras.layers.Layer):
         return info
     info["kind"] = "keras"
@@ -86,6 +88,9 @@ def side_info(obj, mapped: Dict[str, str]) -> Dict:
                     "epsilon": float(layer.epsilon),
                 }
         info["dropout"] |= isinstance(layer, keras.layers.Dropout)
+        if isinstance(layer, keras.layers.RNN) and layer.return_sequences:
+            if not layer.zero_output_for_mask:
+                info["rnn_carry"].append(layer.name)
     return info
 
 
