@@ -137,7 +137,7 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
     calls = {id(n.func) for n in ast.walk(parsed.tree) if isinstance(n, ast.Call)}
     raw, guarded = [], _guarded_imports(parsed.tree)
     for node, path in _import_paths(parsed.tree):
-        for key, fills in _path_findings(path, program, False):
+        for key, fills in _import_findings(path, program):
             if key.startswith(IMPORT_RULES):
                 fills = {**fills, "guarded": "1"} if id(node) in guarded else fills
                 if key == "contrib" and program.compat_installed and _placeholder(path):
@@ -151,6 +151,16 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
     raw.extend(runtime_rules.numpy_alias_findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
     return _deduplicated(_finding(parsed.file, *r, program) for r in raw)
+
+
+def _import_findings(path: str, program: checks.Program):
+    """What an import path finds; a name under tf.contrib whose use has a
+    rule of its own (``from tensorflow.contrib.rnn import GRUCell``:
+    rnn-cell) is a contrib import too, since that line raises first."""
+    found = list(_path_findings(path, program, False))
+    if path.startswith(PACKAGE + ".") and not any(k.startswith(IMPORT_RULES) for k, _ in found):
+        found.append(("contrib", {"contrib": paths.submodule_fix(path)}))
+    return found
 
 
 def _placeholder(path: str) -> bool:
