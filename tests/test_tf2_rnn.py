@@ -1,0 +1,146 @@
+"""tf1_train.tf2.rnn: TF1's cells and dynamic_rnn in TF2, under TF1's names.
+
+Each cell against TensorFlow's own legacy cell (tf1_train.compat.rnn_cell)
+on the same arrays, in a v1 graph; then a user's recurrent model
+(tests/user_models/row_rnn.py) against its twin (row_rnn_twin.py) through
+both entry points, from one TF1 checkpoint.
+"""
+
+import json
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from tests.conftest import load_random_weights, run_clis
+from tf1_train.compat import rnn_cell
+from tf1_train.tf2 import rnn
+from tf1_train.tf2.layers import Params
+
+v1 = tf.compat.v1
+BATCH, STEPS, DEPTH, UNITS = 3, 5, 4, 6
+LENGTHS = np.array([5, 2, 1], np.int32)
+
+
+def _cell(lib, kind):
+    """The same cell from TF1's library or from tf1_train.tf2.rnn: the
+    constructors take the same arguments."""
+    return {
+        "lstm": lambda: lib.LSTMCell(UNITS),
+        "basic_lstm": lambda: lib.BasicLSTMCell(UNITS, forget_bias=0.5),
+        "gru": lambda: lib.GRUCell(UNITS),
+        "basic_rnn": lambda: lib.BasicRNNCell(UNITS),
+        "stack": lambda: lib.MultiRNNCell([lib.LSTMCell(UNITS), lib.GRUCell(UNITS)]),
+    }[kind]()
+
+
+def _flat(state):
+    return [np.asarray(s) for s in tf.nest.flatten(state)]
+
+
+@pytest.mark.parametrize("lengths", [False, True], ids=["full", "sequence_length"])
+@pytest.mark.parametrize("kind", ["lstm", "basic_lstm", "gru", "basic_rnn", "stack"])
+def test_cells_compute_the_legacy_cells_numbers_under_their_names(kind, lengths):
+    x = np.random.RandomState(1).randn(BATCH, STEPS, DEPTH).astype(np.float32)
+    seq = LENGTHS if lengths else None
+    with tf.Graph().as_default():
+        inputs = tf.constant(x)
+        out, state = v1.nn.dynamic_rnn(_cell(rnn_cell, kind), inputs, sequence_length=seq,
+                                       dtype=tf.float32)  # fmt: skip
+        weights = v1.trainable_variables()
+        grads = v1.gradients(tf.reduce_sum(out * out), weights)
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            values = load_random_weights(sess, 2)
+            want = sess.run({"out": out, "state": state, "grads": grads})
+    params = Params()
+    layer = rnn.DynamicRNN(params, _cell(rnn, kind), DEPTH)
+    assert sorted(params.by_name) == sorted(values)  # TF1's names, TF1's shapes
+    for name, var in params.by_name.items():
+        var.assign(values[name])
+
+    # In a tf.function, as the TF2 step runs it: Grappler then fuses a tanh
+    # that follows the bias (GRU candidate, BasicRNNCell) into oneDNN's
+    # MatMul on both sides (eagerly, Eigen's tanh differs in the last bits).
+    @tf.function
+    def run(inputs):
+        with tf.GradientTape() as tape:
+            out, state = layer(inputs, None if seq is None else tf.constant(seq))
+            loss = tf.reduce_sum(out * out)
+        return out, state, tape.gradient(loss, [params.by_name[w.op.name] for w in weights])
+
+    got_out, got_state, got_grads = run(tf.constant(x))
+    np.testing.assert_array_equal(got_out, want["out"])
+    if lengths:  # zeros past each length, as TF1
+        assert not np.asarray(got_out)[1, 2:].any() and np.asarray(got_out)[1, 1].any()
+    for got, ref in zip(_flat(got_state), _flat(want["state"])):
+        np.testing.assert_array_equal(got, ref)
+    # Gradients: the unrolled steps' contributions are summed in another
+    # order than the while loop's (measured: within 7.2e-7 absolute).
+    for got, ref in zip(got_grads, want["grads"]):
+        np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
+
+
+MAINS = ("tf1_train.main", "tf1_train.tf2.main")
+WEIGHT_ATOL_BF16 = 1e-2
+
+
+@pytest.fixture(scope="module")
+def start(tmp_path_factory):
+    """A checkpoint of row_rnn's variables with random values: the weights
+    a user's TF1 run trained (the twin's own initial values are not the TF1
+    graph's draws)."""
+    from tests.user_models import row_rnn
+
+    out = tmp_path_factory.mktemp("start")
+    with tf.Graph().as_default():
+        row_rnn.plain(tf.zeros([2, 8, 8, 1]), True, 10)
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            values = load_random_weights(sess, 4)
+            for var in v1.trainable_variables():  # smaller: the gates do not saturate
+                var.load(0.3 * values[var.op.name], sess)
+            return v1.train.Saver().save(sess, str(out / "model.ckpt"), global_step=0)
+
+
+@pytest.mark.parametrize("model, precision", [("plain", "fp32"), ("masked", "fp32"),
+                                              ("plain", "bf16")])  # fmt: skip
+def test_both_entry_points_train_a_recurrent_model_the_same(tmp_path, start, model, precision):
+    twin = "RowRnn" if model == "plain" else "masked"
+    args = [f"--precision={precision}", f"--model=tests.user_models.row_rnn:{model}",
+            f"--init_checkpoint={start}", f"--tf2_model=tests.user_models.row_rnn_twin:{twin}",
+            "--num_gpus=2", "--batch_size=8", "--train_steps=8", "--display_every=1",
+            "--seed=3", "--optimizer=momentum", "--learning_rate=0.1"]  # fmt: skip
+    runs = [[*args, f"--train_dir={tmp_path / m}"] for m in MAINS]
+    outs = run_clis(runs, module=list(MAINS))
+    for out in outs:
+        assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    losses = [
+        [float(line.split()[3]) for line in o.stdout.splitlines() if line.startswith("step ")]
+        for o in outs
+    ]
+    # fp32: the same losses as printed, final weights to float32 rounding
+    # (measured: final losses 1e-7 apart, the gradients' sums over time steps
+    # in another order: test_cells_compute_the_legacy_cells_numbers_...).
+    # bf16: those sums are rounded to bfloat16 on both sides, so the paths
+    # part by bf16 rounding (measured: losses up to 1.6e-3 relative after
+    # 8 steps, weights 5.0e-3 apart at most).
+    rel, atol = (1e-5, 1e-6) if precision == "fp32" else (5e-3, WEIGHT_ATOL_BF16)
+    assert len(losses[0]) == 8
+    if precision == "fp32":
+        assert losses[1] == losses[0]
+    else:
+        assert losses[1] == pytest.approx(losses[0], rel=rel)
+    tf1, tf2 = (json.loads((tmp_path / m / "run_summary.json").read_text()) for m in MAINS)
+    assert tf2["final_loss"] == pytest.approx(tf1["final_loss"], rel=rel)
+    assert tf2["test_accuracy"] == pytest.approx(tf1["test_accuracy"], abs=0.02)
+    # One checkpoint format: the twin saved the TF1 names (weights and their
+    # Momentum slots), and the values agree.
+    ckpts = [tf.train.load_checkpoint(str(tmp_path / m)) for m in MAINS]
+    names = [
+        sorted(n for n in c.get_variable_to_shape_map() if n.startswith(("rnn/", "soft")))
+        for c in ckpts
+    ]
+    assert names[1] == names[0] and len(names[0]) == 16
+    gaps = {n: np.abs(ckpts[1].get_tensor(n) - ckpts[0].get_tensor(n)).max() for n in names[0]}
+    assert max(gaps.values()) <= atol, gaps

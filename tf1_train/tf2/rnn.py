@@ -1,0 +1,187 @@
+"""TF1's recurrent cells and ``dynamic_rnn`` in TF2, in TF1's layout and
+under TF1's variable names, for a user's TF2 twin (``--tf2_model``).
+
+A TF2 twin must hold the TF1 model's variables under their checkpoint names
+(tf1_train/tf2/models.py); Keras' ``LSTM`` and ``GRU`` cannot: they split a
+TF1 cell's one ``concat([x, h])`` kernel in two and order the gates
+differently (tf1_train/port/rnn_weights.py, for a Keras port). These cells
+compute TF1's formulas on TF1's arrays instead, so a checkpoint of either
+entry point restores into the other:
+
+- ``LSTMCell`` / ``BasicLSTMCell``: ``i, j, f, o = split(concat([x, h]) K + b)``,
+  ``c = c sigmoid(f + forget_bias) + sigmoid(i) tanh(j)``, ``h = tanh(c) sigmoid(o)``
+  (no peepholes, no projection);
+- ``GRUCell``: ``r, u = split(sigmoid(concat([x, h]) G + g))``,
+  ``c = tanh(concat([x, r h]) C + b)``, ``h = u h + (1 - u) c``;
+- ``BasicRNNCell``: ``h = tanh(concat([x, h]) K + b)``;
+- ``MultiRNNCell`` stacks them (``multi_rnn_cell/cell_<i>/``), and
+  ``DynamicRNN`` runs one over a ``[batch, time, depth]`` input as
+  ``tf.nn.dynamic_rnn`` does, ``sequence_length`` included: outputs past a
+  length are zeros and the state stops there.
+
+Initial values follow the cells' TF1 defaults in kind (Glorot-uniform
+kernels, a GRU's gate bias at 1), seeded by name as tf1_train's other TF2
+layers are; they are not the TF1 graph's draws, so a twin starts from a TF1
+checkpoint (``--init_checkpoint``) to train the same numbers.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Sequence, Tuple
+
+import tensorflow as tf
+
+from tf1_train.tf2.layers import Params, glorot_uniform, ones, read, zeros
+
+State = Tuple[tf.Tensor, ...]
+
+
+class _Cell:
+    """A TF1 cell: ``scope`` is its default variable-scope name."""
+
+    scope = ""
+    units = 0
+
+    def build(self, params: Params, prefix: str, depth: int) -> int:
+        """Creates the variables under ``prefix``/``scope``; the output depth."""
+        raise NotImplementedError
+
+    def zero_state(self, batch, dtype) -> State:
+        return (tf.zeros([batch, self.units], dtype),)
+
+    def _affine(self, x, h, kernel, bias):
+        return tf.nn.bias_add(tf.matmul(tf.concat([x, h], 1), read(kernel, x)), read(bias, x))
+
+
+class BasicRNNCell(_Cell):
+    scope = "basic_rnn_cell"
+
+    def __init__(self, num_units: int):
+        self.units = num_units
+
+    def build(self, params, prefix, depth):
+        name = f"{prefix}/{self.scope}"
+        self.kernel = params.create(f"{name}/kernel", [depth + self.units, self.units],
+                                    glorot_uniform)  # fmt: skip
+        self.bias = params.create(f"{name}/bias", [self.units], zeros)
+        return self.units
+
+    def __call__(self, x, state: State):
+        h = tf.tanh(self._affine(x, state[0], self.kernel, self.bias))
+        return h, (h,)
+
+
+class BasicLSTMCell(_Cell):
+    """``tf.nn.rnn_cell.BasicLSTMCell`` (state ``(c, h)``)."""
+
+    scope = "basic_lstm_cell"
+
+    def __init__(self, num_units: int, forget_bias: float = 1.0):
+        self.units, self.forget_bias = num_units, forget_bias
+
+    def build(self, params, prefix, depth):
+        name = f"{prefix}/{self.scope}"
+        self.kernel = params.create(f"{name}/kernel", [depth + self.units, 4 * self.units],
+                                    glorot_uniform)  # fmt: skip
+        self.bias = params.create(f"{name}/bias", [4 * self.units], zeros)
+        return self.units
+
+    def zero_state(self, batch, dtype):
+        return (tf.zeros([batch, self.units], dtype), tf.zeros([batch, self.units], dtype))
+
+    def __call__(self, x, state: State):
+        c, h = state
+        i, j, f, o = tf.split(self._affine(x, h, self.kernel, self.bias), 4, axis=1)
+        forget = tf.sigmoid(f + tf.constant(self.forget_bias, f.dtype))
+        c = c * forget + tf.sigmoid(i) * tf.tanh(j)
+        h = tf.tanh(c) * tf.sigmoid(o)
+        return h, (c, h)
+
+
+class LSTMCell(BasicLSTMCell):
+    """``tf.nn.rnn_cell.LSTMCell`` without peepholes or a projection: the
+    same formula as BasicLSTMCell under another scope name."""
+
+    scope = "lstm_cell"
+
+
+class GRUCell(_Cell):
+    scope = "gru_cell"
+
+    def __init__(self, num_units: int):
+        self.units = num_units
+
+    def build(self, params, prefix, depth):
+        name, rows = f"{prefix}/{self.scope}", depth + self.units
+        self.gates_kernel = params.create(f"{name}/gates/kernel", [rows, 2 * self.units],
+                                          glorot_uniform)  # fmt: skip
+        self.gates_bias = params.create(f"{name}/gates/bias", [2 * self.units], ones)
+        self.candidate_kernel = params.create(f"{name}/candidate/kernel", [rows, self.units],
+                                              glorot_uniform)  # fmt: skip
+        self.candidate_bias = params.create(f"{name}/candidate/bias", [self.units], zeros)
+        return self.units
+
+    def __call__(self, x, state: State):
+        h = state[0]
+        value = tf.sigmoid(self._affine(x, h, self.gates_kernel, self.gates_bias))
+        r, u = tf.split(value, 2, axis=1)
+        c = tf.tanh(self._affine(x, r * h, self.candidate_kernel, self.candidate_bias))
+        h = u * h + (1 - u) * c
+        return h, (h,)
+
+
+class MultiRNNCell(_Cell):
+    """Cells stacked, each feeding the next; the state is theirs in order."""
+
+    scope = "multi_rnn_cell"
+
+    def __init__(self, cells: Sequence[_Cell]):
+        self.cells = list(cells)
+        self.units = self.cells[-1].units
+
+    def build(self, params, prefix, depth):
+        for k, cell in enumerate(self.cells):
+            depth = cell.build(params, f"{prefix}/{self.scope}/cell_{k}", depth)
+        return depth
+
+    def zero_state(self, batch, dtype):
+        return tuple(cell.zero_state(batch, dtype) for cell in self.cells)
+
+    def __call__(self, x, state):
+        new = []
+        for cell, s in zip(self.cells, state):
+            x, s = cell(x, s)
+            new.append(s)
+        return x, tuple(new)
+
+
+class DynamicRNN:
+    """``tf.nn.dynamic_rnn(cell, inputs, sequence_length)`` under ``scope``
+    (TF1's default ``rnn``): the variables are made here, for ``depth``
+    input features; the call unrolls the input's static time dimension."""
+
+    def __init__(self, params: Params, cell: _Cell, depth: int, scope: str = "rnn"):
+        self.cell = cell
+        cell.build(params, scope, depth)
+
+    def __call__(self, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor] = None):
+        steps = inputs.shape[1]
+        if steps is None:
+            raise ValueError("DynamicRNN needs inputs with a static time dimension")
+        state = self.cell.zero_state(tf.shape(inputs)[0], inputs.dtype)
+        outputs: List[tf.Tensor] = []
+        for t in range(steps):
+            out, new = self.cell(inputs[:, t], state)
+            if sequence_length is not None:
+                out, new = _past_length(t >= sequence_length, out, new, state)
+            outputs.append(out)
+            state = new
+        return tf.stack(outputs, axis=1), state
+
+
+def _past_length(done: tf.Tensor, out: tf.Tensor, new: State, state: State):
+    """dynamic_rnn's rule for the examples whose length ``done`` says has
+    passed: a zero output, and the state they ended with."""
+    done = tf.reshape(done, [-1, 1])
+    kept = tf.nest.map_structure(lambda n, s: tf.where(done, s, n), new, state)
+    return tf.where(done, tf.zeros_like(out), out), kept
