@@ -38,23 +38,24 @@ def _flat(state):
     return [np.asarray(s) for s in tf.nest.flatten(state)]
 
 
-@pytest.mark.parametrize("lengths", [False, True], ids=["full", "sequence_length"])
-@pytest.mark.parametrize("kind", ["lstm", "basic_lstm", "gru", "basic_rnn", "stack"])
-def test_cells_compute_the_legacy_cells_numbers_under_their_names(kind, lengths):
+def _compare(tf1_model, tf2_model, lengths):
+    """Runs ``tf1_model(inputs, seq)`` (TF1's cells and RNN functions, in a
+    v1 graph) and ``tf2_model(params)(inputs, seq)`` (tf1_train.tf2.rnn) on
+    the same arrays; each returns (outputs, states). Asserts they agree;
+    returns the TF2 outputs."""
     x = np.random.RandomState(1).randn(BATCH, STEPS, DEPTH).astype(np.float32)
     seq = LENGTHS if lengths else None
     with tf.Graph().as_default():
-        inputs = tf.constant(x)
-        out, state = v1.nn.dynamic_rnn(_cell(rnn_cell, kind), inputs, sequence_length=seq,
-                                       dtype=tf.float32)  # fmt: skip
+        out, state = tf1_model(tf.constant(x), seq)
         weights = v1.trainable_variables()
-        grads = v1.gradients(tf.reduce_sum(out * out), weights)
+        loss = tf.add_n([tf.reduce_sum(o * o) for o in tf.nest.flatten(out)])
+        grads = v1.gradients(loss, weights)
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
             values = load_random_weights(sess, 2)
             want = sess.run({"out": out, "state": state, "grads": grads})
     params = Params()
-    layer = rnn.DynamicRNN(params, _cell(rnn, kind), DEPTH)
+    layer = tf2_model(params)
     assert sorted(params.by_name) == sorted(values)  # TF1's names, TF1's shapes
     for name, var in params.by_name.items():
         var.assign(values[name])
@@ -66,19 +67,57 @@ def test_cells_compute_the_legacy_cells_numbers_under_their_names(kind, lengths)
     def run(inputs):
         with tf.GradientTape() as tape:
             out, state = layer(inputs, None if seq is None else tf.constant(seq))
-            loss = tf.reduce_sum(out * out)
+            loss = tf.add_n([tf.reduce_sum(o * o) for o in tf.nest.flatten(out)])
         return out, state, tape.gradient(loss, [params.by_name[w.op.name] for w in weights])
 
     got_out, got_state, got_grads = run(tf.constant(x))
-    np.testing.assert_array_equal(got_out, want["out"])
-    if lengths:  # zeros past each length, as TF1
-        assert not np.asarray(got_out)[1, 2:].any() and np.asarray(got_out)[1, 1].any()
+    for got, ref in zip(_flat(got_out), _flat(want["out"])):
+        np.testing.assert_array_equal(got, ref)
     for got, ref in zip(_flat(got_state), _flat(want["state"])):
         np.testing.assert_array_equal(got, ref)
     # Gradients: the unrolled steps' contributions are summed in another
     # order than the while loop's (measured: within 7.2e-7 absolute).
     for got, ref in zip(got_grads, want["grads"]):
         np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
+    return _flat(got_out)
+
+
+@pytest.mark.parametrize("lengths", [False, True], ids=["full", "sequence_length"])
+@pytest.mark.parametrize("kind", ["lstm", "basic_lstm", "gru", "basic_rnn", "stack"])
+def test_cells_compute_the_legacy_cells_numbers_under_their_names(kind, lengths):
+    def tf1_model(inputs, seq):
+        cell = _cell(rnn_cell, kind)
+        return v1.nn.dynamic_rnn(cell, inputs, sequence_length=seq, dtype=tf.float32)
+
+    (out,) = _compare(tf1_model, lambda p: rnn.DynamicRNN(p, _cell(rnn, kind), DEPTH), lengths)
+    if lengths:  # zeros past each length, as TF1
+        assert not out[1, 2:].any() and out[1, 1].any()
+
+
+@pytest.mark.parametrize("lengths", [False, True], ids=["full", "sequence_length"])
+def test_static_and_bidirectional_rnns_are_the_legacy_ones(lengths):
+    # static_rnn: DynamicRNN's variables and numbers, its outputs a list.
+    def tf1_model(inputs, seq):
+        cell = rnn_cell.LSTMCell(UNITS)
+        out, state = v1.nn.static_rnn(cell, tf.unstack(inputs, axis=1), sequence_length=seq,
+                                      dtype=tf.float32)  # fmt: skip
+        fw, bw = rnn_cell.GRUCell(UNITS), rnn_cell.BasicLSTMCell(UNITS)
+        both = v1.nn.bidirectional_dynamic_rnn(fw, bw, inputs, sequence_length=seq,
+                                               dtype=tf.float32)  # fmt: skip
+        return (tf.stack(out, axis=1), both[0]), (state, both[1])
+
+    def tf2_model(params):
+        one = rnn.DynamicRNN(params, rnn.LSTMCell(UNITS), DEPTH)
+        fw, bw = rnn.GRUCell(UNITS), rnn.BasicLSTMCell(UNITS)
+        two = rnn.BidirectionalDynamicRNN(params, fw, bw, DEPTH)
+
+        def call(inputs, seq):
+            (out, state), both = one(inputs, seq), two(inputs, seq)
+            return (out, both[0]), (state, both[1])
+
+        return call
+
+    _compare(tf1_model, tf2_model, lengths)
 
 
 MAINS = ("tf1_train.main", "tf1_train.tf2.main")

@@ -17,7 +17,9 @@ entry point restores into the other:
 - ``MultiRNNCell`` stacks them (``multi_rnn_cell/cell_<i>/``), and
   ``DynamicRNN`` runs one over a ``[batch, time, depth]`` input as
   ``tf.nn.dynamic_rnn`` does, ``sequence_length`` included: outputs past a
-  length are zeros and the state stops there.
+  length are zeros and the state stops there. ``static_rnn`` made the same
+  variables and numbers (its outputs: ``tf.unstack(outputs, axis=1)``);
+  ``BidirectionalDynamicRNN`` is ``bidirectional_dynamic_rnn``.
 
 Initial values follow the cells' TF1 defaults in kind (Glorot-uniform
 kernels, a GRU's gate bias at 1), seeded by name as tf1_train's other TF2
@@ -165,18 +167,50 @@ class DynamicRNN:
         cell.build(params, scope, depth)
 
     def __call__(self, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor] = None):
-        steps = inputs.shape[1]
-        if steps is None:
-            raise ValueError("DynamicRNN needs inputs with a static time dimension")
-        state = self.cell.zero_state(tf.shape(inputs)[0], inputs.dtype)
-        outputs: List[tf.Tensor] = []
-        for t in range(steps):
-            out, new = self.cell(inputs[:, t], state)
-            if sequence_length is not None:
-                out, new = _past_length(t >= sequence_length, out, new, state)
-            outputs.append(out)
-            state = new
-        return tf.stack(outputs, axis=1), state
+        return _unroll(self.cell, inputs, sequence_length)
+
+
+class BidirectionalDynamicRNN:
+    """``tf.nn.bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs,
+    sequence_length)``: variables under ``scope/fw`` and ``scope/bw``; the
+    backward cell reads each sequence reversed within its length, and its
+    outputs are put back in time order. Returns ``((out_fw, out_bw),
+    (state_fw, state_bw))`` as TF1 did."""
+
+    def __init__(self, params: Params, cell_fw: _Cell, cell_bw: _Cell, depth: int,
+                 scope: str = "bidirectional_rnn"):  # fmt: skip
+        self.cells = (cell_fw, cell_bw)
+        cell_fw.build(params, f"{scope}/fw", depth)
+        cell_bw.build(params, f"{scope}/bw", depth)
+
+    def __call__(self, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor] = None):
+        out_fw, state_fw = _unroll(self.cells[0], inputs, sequence_length)
+        out_bw, state_bw = _unroll(self.cells[1], _reverse(inputs, sequence_length),
+                                   sequence_length)  # fmt: skip
+        return (out_fw, _reverse(out_bw, sequence_length)), (state_fw, state_bw)
+
+
+def _reverse(x: tf.Tensor, lengths: Optional[tf.Tensor]) -> tf.Tensor:
+    """Each sequence reversed within its length (the rest kept), or whole."""
+    if lengths is None:
+        return tf.reverse(x, axis=[1])
+    return tf.reverse_sequence(x, lengths, seq_axis=1, batch_axis=0)
+
+
+def _unroll(cell: _Cell, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor]):
+    """dynamic_rnn's loop over the input's static time dimension."""
+    steps = inputs.shape[1]
+    if steps is None:
+        raise ValueError("tf1_train.tf2.rnn needs inputs with a static time dimension")
+    state = cell.zero_state(tf.shape(inputs)[0], inputs.dtype)
+    outputs: List[tf.Tensor] = []
+    for t in range(steps):
+        out, new = cell(inputs[:, t], state)
+        if sequence_length is not None:
+            out, new = _past_length(t >= sequence_length, out, new, state)
+        outputs.append(out)
+        state = new
+    return tf.stack(outputs, axis=1), state
 
 
 def _past_length(done: tf.Tensor, out: tf.Tensor, new: State, state: State):
