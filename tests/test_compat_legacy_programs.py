@@ -84,8 +84,8 @@ def test_contrib_placeholders_import_and_refuse_every_name(installed):
         quantize.create_eval_graph()
     with pytest.raises(ImportError):  # try/except ImportError fallbacks still fall back
         exec("from tensorflow.contrib.training import HParams", {})
-    with pytest.raises(ImportError, match="LSTMBlockCell"):
-        exec("from tensorflow.contrib.rnn import LSTMBlockCell", {})
+    with pytest.raises(ImportError, match="LayerNormBasicLSTMCell"):
+        exec("from tensorflow.contrib.rnn import LayerNormBasicLSTMCell", {})
     names = {}
     exec("from tensorflow.contrib.rnn import BasicLSTMCell, static_rnn", names)
     assert names["BasicLSTMCell"] is tf.compat.v1.nn.rnn_cell.BasicLSTMCell  # the core objects
@@ -131,3 +131,51 @@ def test_every_tensorflow_name_tf_slim_reads_resolves_after_install(installed):
             if not hasattr(module, attribute):
                 missing.append(f"{path.relative_to(slim_dir)}:{line} {module_name}.{attribute}")
     assert not missing, missing
+
+
+@pytest.mark.parametrize(
+    "kwargs, exact",
+    [({}, True), ({"forget_bias": 0.0}, True),
+     ({"use_peephole": True, "cell_clip": 3.0}, False)],
+    ids=["default", "forget_bias", "peephole_clip"],
+)  # fmt: skip
+def test_lstm_block_cell_is_lstm_cell_as_tensorflows_own_kernel_computes_it(
+    installed, kwargs, exact
+):
+    # The PTB tutorial's `tf.contrib.rnn.LSTMBlockCell`: under dynamic_rnn it
+    # makes LSTMCell's variables, and its outputs are those of TensorFlow's
+    # own fused LSTMBlockCell op (still in 2.21) stepped on the same arrays.
+    v1 = tf.compat.v1
+    names = {}
+    exec("from tensorflow.contrib.rnn import LSTMBlockCell", names)
+    rng = np.random.RandomState(0)
+    x = rng.randn(4, 7, 5).astype(np.float32)
+    with tf.Graph().as_default():
+        cell = names["LSTMBlockCell"](6, **kwargs)
+        out, state = v1.nn.dynamic_rnn(cell, tf.constant(x), dtype=tf.float32)
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            w = {v.op.name: 0.5 * rng.randn(*v.shape).astype(np.float32)
+                 for v in v1.global_variables()}  # fmt: skip
+            for var in v1.global_variables():
+                var.load(w[var.op.name], sess)
+            want, final = sess.run([out, state])
+    peep = ("w_i_diag", "w_f_diag", "w_o_diag") if kwargs.get("use_peephole") else ()
+    assert sorted(w) == sorted(f"rnn/lstm_cell/{n}" for n in ("kernel", "bias", *peep))
+    zero = np.zeros(6, np.float32)
+    diag = {f"wc{n[2]}": w.get(f"rnn/lstm_cell/{n}", zero) for n in ("w_i_diag", "w_f_diag",
+                                                                     "w_o_diag")}  # fmt: skip
+    cs = h = np.zeros((4, 6), np.float32)
+    steps = []
+    for t in range(7):
+        r = tf.raw_ops.LSTMBlockCell(
+            x=x[:, t], cs_prev=cs, h_prev=h, w=w["rnn/lstm_cell/kernel"],
+            b=w["rnn/lstm_cell/bias"], forget_bias=kwargs.get("forget_bias", 1.0),
+            cell_clip=kwargs.get("cell_clip", -1.0), use_peephole=bool(peep), **diag,
+        )  # fmt: skip
+        cs, h = r.cs.numpy(), r.h.numpy()
+        steps.append(h)
+    # Measured: bit-identical without peepholes; 1.2e-7 with them and a clip.
+    tol = 0 if exact else 1e-6
+    np.testing.assert_allclose(np.stack(steps, 1), want, rtol=0, atol=tol)
+    np.testing.assert_allclose(cs, final.c, rtol=0, atol=tol)

@@ -16,8 +16,12 @@ of contrib is re-implemented.
 ``static_rnn`` were TensorFlow's own ``tf.nn.rnn_cell`` / ``tf.nn`` objects
 under a second name (TF 1.15's ``tensorflow/contrib/rnn/__init__.py``), and
 the TF1 RNN tutorials imported them from there. Those names are the same
-objects again (the cells of tf1_train.compat.rnn_cell); the contrib-only
-cells (``LSTMBlockCell``, ``LayerNormBasicLSTMCell``, ...) raise.
+objects again (the cells of tf1_train.compat.rnn_cell). One contrib cell is
+kept too: ``LSTMBlockCell`` (the PTB tutorial's default on CPU) ran a fused
+kernel of LSTMCell's formula on LSTMCell's variables (``lstm_cell/kernel``,
+``bias``, ``w_*_diag``), so it becomes that LSTMCell; TensorFlow 2.21's
+own ``LSTMBlockCell`` op gives the same outputs (tests/test_compat_rnn.py).
+The other contrib-only cells (``LayerNormBasicLSTMCell``, ...) raise.
 
 Only these submodules: ``import tensorflow.contrib.slim`` (or any other)
 still raises ``ModuleNotFoundError``, so the common ``try: ... except
@@ -32,8 +36,8 @@ PLACEHOLDERS = {
     "quantize": "quantization-aware training is in the tensorflow-model-optimization "
     "package (tfmot.quantization.keras), for Keras models",
     "training": "HParams: a dataclass or a dict; the input helpers: tf.data",
-    "rnn": "its core cells and static_rnn are kept; for the contrib-only cells: "
-    "tf.keras.layers cells, or a cell of your own",
+    "rnn": "its core cells, static_rnn and LSTMBlockCell are kept; for the other "
+    "contrib-only cells: tf.keras.layers cells, or a cell of your own",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -48,8 +52,10 @@ RNN_CELL_NAMES = (
     "RNNCell",
     "ResidualWrapper",
 )
-# tf.contrib.rnn's names that were core TensorFlow objects, kept as those objects.
+# tf.contrib.rnn's names that were core TensorFlow objects, kept as those
+# objects, and LSTMBlockCell, kept as the LSTMCell it computed.
 RNN_FROM_CORE = RNN_CELL_NAMES + (
+    "LSTMBlockCell",
     "LayerRNNCell",
     "static_bidirectional_rnn",
     "static_rnn",
@@ -57,8 +63,24 @@ RNN_FROM_CORE = RNN_CELL_NAMES + (
 )
 
 
+def lstm_block_cell(num_units, forget_bias=1.0, cell_clip=None, use_peephole=False,
+                    dtype=None, reuse=None, name="lstm_cell"):  # fmt: skip
+    """``tf.contrib.rnn.LSTMBlockCell(...)``: TensorFlow's LSTMCell with its
+    arguments (``use_peephole`` -> ``use_peepholes``; a negative
+    ``cell_clip``, the fused op's "none", -> None) under the same default
+    scope name, ``lstm_cell``."""
+    from tf1_train.compat import rnn_cell
+
+    clip = None if cell_clip is None or cell_clip < 0 else cell_clip
+    return rnn_cell.LSTMCell(num_units, use_peepholes=use_peephole, cell_clip=clip,
+                             forget_bias=forget_bias, reuse=reuse, name=name or "lstm_cell",
+                             dtype=dtype)  # fmt: skip
+
+
 def _core_rnn(name: str):
     """The core object tf.contrib.rnn re-exported as ``name``."""
+    if name == "LSTMBlockCell":
+        return lstm_block_cell
     if name.startswith("static_"):
         import tensorflow as tf
 

@@ -205,10 +205,10 @@ CONTRIB: Dict[str, str] = {
     "training": "tf.compat.v1.train (HParams: none, use a dataclass)",
     "data": "tf.data",
     "learn": "none (removed; tf.data + a Session loop)",
-    "rnn": "its core cells and static_rnn: tf1_train.compat.install() (the same objects "
-    "as tf.compat.v1.nn.rnn_cell's); the contrib-only cells (LSTMBlockCell, "
-    "LayerNormBasicLSTMCell, ...): tf.keras.layers RNN cells (not shared by variable_scope "
-    "reuse) or a cell of your own",
+    "rnn": "its core cells, static_rnn and LSTMBlockCell (as the LSTMCell it computed): "
+    "tf1_train.compat.install() (the same objects as tf.compat.v1.nn.rnn_cell's); the "
+    "other contrib-only cells (LayerNormBasicLSTMCell, GRUBlockCell, ...): "
+    "tf.keras.layers RNN cells (not shared by variable_scope reuse) or a cell of your own",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
     "seq2seq": "TensorFlow Addons seq2seq (unmaintained) or your own",
     "opt": "tf.compat.v1.train optimizers or TensorFlow Addons (unmaintained)",
