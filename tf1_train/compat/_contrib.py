@@ -17,10 +17,11 @@ of contrib is re-implemented.
 under a second name (TF 1.15's ``tensorflow/contrib/rnn/__init__.py``), and
 the TF1 RNN tutorials imported them from there. Those names are the same
 objects again (the cells of tf1_train.compat.rnn_cell). One contrib cell is
-kept too: ``LSTMBlockCell`` (the PTB tutorial's default on CPU) ran a fused
-kernel of LSTMCell's formula on LSTMCell's variables (``lstm_cell/kernel``,
-``bias``, ``w_*_diag``), so it becomes that LSTMCell; TensorFlow 2.21's
-own ``LSTMBlockCell`` op gives the same outputs (tests/test_compat_rnn.py).
+kept too: ``LSTMBlockCell`` (the PTB tutorial's ``rnn_mode = BLOCK``) ran
+a fused kernel of LSTMCell's formula on LSTMCell's variables
+(``lstm_cell/kernel``, ``bias``, ``w_*_diag``), so it becomes that
+LSTMCell; TensorFlow 2.21's own ``LSTMBlockCell`` op gives the same outputs
+(tests/test_compat_legacy_programs.py).
 The other contrib-only cells (``LayerNormBasicLSTMCell``, ...) raise.
 
 Only these submodules: ``import tensorflow.contrib.slim`` (or any other)
