@@ -163,8 +163,8 @@ def test_lstm_block_cell_is_lstm_cell_as_tensorflows_own_kernel_computes_it(
     peep = ("w_i_diag", "w_f_diag", "w_o_diag") if kwargs.get("use_peephole") else ()
     assert sorted(w) == sorted(f"rnn/lstm_cell/{n}" for n in ("kernel", "bias", *peep))
     zero = np.zeros(6, np.float32)
-    diag = {f"wc{n[2]}": w.get(f"rnn/lstm_cell/{n}", zero) for n in ("w_i_diag", "w_f_diag",
-                                                                     "w_o_diag")}  # fmt: skip
+    # the op's peephole inputs (wci, wcf, wco) are LSTMCell's w_i/f/o_diag
+    diag = {f"wc{g}": w.get(f"rnn/lstm_cell/w_{g}_diag", zero) for g in "ifo"}
     cs = h = np.zeros((4, 6), np.float32)
     steps = []
     for t in range(7):
