@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+import tf1_train.compat
 from tests.conftest import load_random_weights, run_clis
 from tf1_train.compat import rnn_cell
 from tf1_train.tf2 import rnn
@@ -118,6 +119,52 @@ def test_static_and_bidirectional_rnns_are_the_legacy_ones(lengths):
         return call
 
     _compare(tf1_model, tf2_model, lengths)
+
+
+@pytest.fixture
+def installed():
+    tf1_train.compat.install()
+    yield
+    tf1_train.compat.uninstall()
+
+
+def test_contribs_stacked_bidirectional_rnn_is_layers_of_the_core_one(installed):
+    # tf.contrib.rnn.stack_bidirectional_dynamic_rnn after install(), against
+    # BidirectionalDynamicRNN layers under the scopes TF 1.15's contrib used
+    # (stack_bidirectional_rnn/cell_<i>/bidirectional_rnn/{fw,bw}/...).
+    found = {}
+    exec("from tensorflow.contrib.rnn import stack_bidirectional_dynamic_rnn", found)
+    stack = found["stack_bidirectional_dynamic_rnn"]
+    scopes = [f"stack_bidirectional_rnn/cell_{i}/bidirectional_rnn" for i in (0, 1)]
+
+    def tf1_model(inputs, seq):
+        fw = [rnn_cell.LSTMCell(UNITS), rnn_cell.GRUCell(UNITS)]
+        bw = [rnn_cell.GRUCell(UNITS), rnn_cell.LSTMCell(UNITS)]
+        out, states_fw, states_bw = stack(fw, bw, inputs, sequence_length=seq, dtype=tf.float32)
+        return out, (states_fw, states_bw)
+
+    def tf2_model(params):
+        layers = [
+            rnn.BidirectionalDynamicRNN(params, rnn.LSTMCell(UNITS), rnn.GRUCell(UNITS), DEPTH,
+                                        scopes[0]),
+            rnn.BidirectionalDynamicRNN(params, rnn.GRUCell(UNITS), rnn.LSTMCell(UNITS),
+                                        2 * UNITS, scopes[1]),
+        ]  # fmt: skip
+
+        def call(x, seq):
+            states_fw, states_bw = [], []
+            for layer in layers:
+                (out_fw, out_bw), (state_fw, state_bw) = layer(x, seq)
+                x = tf.concat([out_fw, out_bw], 2)
+                states_fw.append(state_fw)
+                states_bw.append(state_bw)
+            return x, (tuple(states_fw), tuple(states_bw))
+
+        assert f"{scopes[1]}/bw/lstm_cell/kernel" in params.by_name
+        return call
+
+    (out,) = _compare(tf1_model, tf2_model, lengths=True)
+    assert out.shape == (BATCH, STEPS, 2 * UNITS)
 
 
 MAINS = ("tf1_train.main", "tf1_train.tf2.main")

@@ -1,6 +1,6 @@
 """Importable ``tensorflow.contrib.quantize``, ``.training`` and ``.rnn``, whose
 every name raises on use, except the core TensorFlow objects ``.rnn``
-re-exported.
+re-exported (and two ``.rnn`` names rebuilt on them).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -9,7 +9,7 @@ factory imports NASNet, which imports ``tensorflow.contrib.training`` for
 ``HParams``. ``tf.contrib`` went in TensorFlow 2.0, so such programs die at
 import whatever they were asked to do. These placeholders let the import
 succeed and make any use fail with one line that says what is gone; nothing
-of contrib is re-implemented.
+of contrib is re-implemented but the two ``.rnn`` names below.
 
 ``tensorflow.contrib.rnn`` was half core: its cells ``BasicLSTMCell``,
 ``LSTMCell``, ``GRUCell``, ``MultiRNNCell``, ``DropoutWrapper``, ... and
@@ -21,7 +21,10 @@ kept too: ``LSTMBlockCell`` (the PTB tutorial's ``rnn_mode = BLOCK``) ran
 a fused kernel of LSTMCell's formula on LSTMCell's variables
 (``lstm_cell/kernel``, ``bias``, ``w_*_diag``), so it becomes that
 LSTMCell; TensorFlow 2.21's own ``LSTMBlockCell`` op gives the same outputs
-(tests/test_compat_legacy_programs.py).
+(tests/test_compat_legacy_programs.py). And one function:
+``stack_bidirectional_dynamic_rnn`` was layers of the core
+``bidirectional_dynamic_rnn`` under ``stack_bidirectional_rnn/cell_<i>/``,
+each layer fed the last one's outputs concatenated; it is built so again.
 The other contrib-only cells (``LayerNormBasicLSTMCell``, ...) raise.
 
 Only these submodules: ``import tensorflow.contrib.slim`` (or any other)
@@ -37,7 +40,8 @@ PLACEHOLDERS = {
     "quantize": "quantization-aware training is in the tensorflow-model-optimization "
     "package (tfmot.quantization.keras), for Keras models",
     "training": "HParams: a dataclass or a dict; the input helpers: tf.data",
-    "rnn": "its core cells, static_rnn and LSTMBlockCell are kept; for the other "
+    "rnn": "its core cells, static_rnn, LSTMBlockCell and stack_bidirectional_dynamic_rnn "
+    "are kept; for the other "
     "contrib-only cells: tf.keras.layers cells, or a cell of your own",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
@@ -54,10 +58,12 @@ RNN_CELL_NAMES = (
     "ResidualWrapper",
 )
 # tf.contrib.rnn's names that were core TensorFlow objects, kept as those
-# objects, and LSTMBlockCell, kept as the LSTMCell it computed.
+# objects; LSTMBlockCell, kept as the LSTMCell it computed; and
+# stack_bidirectional_dynamic_rnn, built on the core function again.
 RNN_FROM_CORE = RNN_CELL_NAMES + (
     "LSTMBlockCell",
     "LayerRNNCell",
+    "stack_bidirectional_dynamic_rnn",
     "static_bidirectional_rnn",
     "static_rnn",
     "static_state_saving_rnn",
@@ -78,10 +84,41 @@ def lstm_block_cell(num_units, forget_bias=1.0, cell_clip=None, use_peephole=Fal
                              dtype=dtype)  # fmt: skip
 
 
+def stack_bidirectional_dynamic_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None,
+                                    initial_states_bw=None, dtype=None, sequence_length=None,
+                                    parallel_iterations=None, time_major=False, scope=None,
+                                    swap_memory=False):  # fmt: skip
+    """``tf.contrib.rnn.stack_bidirectional_dynamic_rnn``: (outputs, the
+    forward states, the backward states), one bidirectional layer per pair
+    of cells, variables under ``scope``/``cell_<i>``/``bidirectional_rnn``/."""
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    if not cells_fw or len(cells_fw) != len(cells_bw):
+        raise ValueError("cells_fw and cells_bw must be lists of one cell per layer, as long")
+    states_fw, states_bw, layer = [], [], inputs
+    with v1.variable_scope(scope or "stack_bidirectional_rnn"):
+        for i, (fw, bw) in enumerate(zip(cells_fw, cells_bw)):
+            with v1.variable_scope(f"cell_{i}"):
+                outputs, (state_fw, state_bw) = v1.nn.bidirectional_dynamic_rnn(
+                    fw, bw, layer,
+                    initial_state_fw=initial_states_fw[i] if initial_states_fw else None,
+                    initial_state_bw=initial_states_bw[i] if initial_states_bw else None,
+                    sequence_length=sequence_length, parallel_iterations=parallel_iterations,
+                    dtype=dtype, swap_memory=swap_memory, time_major=time_major,
+                )  # fmt: skip
+                layer = tf.concat(outputs, 2)
+            states_fw.append(state_fw)
+            states_bw.append(state_bw)
+    return layer, tuple(states_fw), tuple(states_bw)
+
+
 def _core_rnn(name: str):
     """The core object tf.contrib.rnn re-exported as ``name``."""
     if name == "LSTMBlockCell":
         return lstm_block_cell
+    if name == "stack_bidirectional_dynamic_rnn":
+        return stack_bidirectional_dynamic_rnn
     if name.startswith("static_"):
         import tensorflow as tf
 

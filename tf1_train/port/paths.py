@@ -205,7 +205,8 @@ CONTRIB: Dict[str, str] = {
     "training": "tf.compat.v1.train (HParams: none, use a dataclass)",
     "data": "tf.data",
     "learn": "none (removed; tf.data + a Session loop)",
-    "rnn": "its core cells, static_rnn and LSTMBlockCell (as the LSTMCell it computed): "
+    "rnn": "its core cells, static_rnn, LSTMBlockCell (as the LSTMCell it computed) and "
+    "stack_bidirectional_dynamic_rnn: "
     "tf1_train.compat.install() (the same objects as tf.compat.v1.nn.rnn_cell's); the "
     "other contrib-only cells (LayerNormBasicLSTMCell, GRUBlockCell, ...): "
     "tf.keras.layers RNN cells (not shared by variable_scope reuse) or a cell of your own",
