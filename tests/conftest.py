@@ -139,6 +139,16 @@ def run_clis(arg_lists, timeout=240, module="tf1_train.main", fresh=False):
 
 
 @pytest.fixture
+def installed():
+    """tf1_train.compat.install() for one test (legacy cells, contrib placeholders)."""
+    import tf1_train.compat
+
+    tf1_train.compat.install()
+    yield
+    tf1_train.compat.uninstall()
+
+
+@pytest.fixture
 def cli():
     return run_cli
 

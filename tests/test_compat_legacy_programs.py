@@ -71,13 +71,6 @@ def test_a_contrib_quantize_call_is_one_clear_error_not_skipped(tmp_path):
     assert not (tmp_path / "train").exists()
 
 
-@pytest.fixture
-def installed():
-    tf1_train.compat.install()
-    yield
-    tf1_train.compat.uninstall()
-
-
 def test_contrib_placeholders_import_and_refuse_every_name(installed):
     quantize = importlib.import_module("tensorflow.contrib.quantize")
     with pytest.raises(AttributeError, match="create_eval_graph was removed with tf.contrib"):

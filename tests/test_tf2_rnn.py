@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-import tf1_train.compat
 from tests.conftest import load_random_weights, run_clis
 from tf1_train.compat import rnn_cell
 from tf1_train.tf2 import rnn
@@ -119,13 +118,6 @@ def test_static_and_bidirectional_rnns_are_the_legacy_ones(lengths):
         return call
 
     _compare(tf1_model, tf2_model, lengths)
-
-
-@pytest.fixture
-def installed():
-    tf1_train.compat.install()
-    yield
-    tf1_train.compat.uninstall()
 
 
 def test_contribs_stacked_bidirectional_rnn_is_layers_of_the_core_one(installed):

@@ -41,8 +41,7 @@ PLACEHOLDERS = {
     "package (tfmot.quantization.keras), for Keras models",
     "training": "HParams: a dataclass or a dict; the input helpers: tf.data",
     "rnn": "its core cells, static_rnn, LSTMBlockCell and stack_bidirectional_dynamic_rnn "
-    "are kept; for the other "
-    "contrib-only cells: tf.keras.layers cells, or a cell of your own",
+    "are kept; for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (

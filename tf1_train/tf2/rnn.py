@@ -42,7 +42,9 @@ class _Cell:
     """A TF1 cell: ``scope`` is its default variable-scope name."""
 
     scope = ""
-    units = 0
+
+    def __init__(self, num_units: int):
+        self.units = num_units
 
     def build(self, params: Params, prefix: str, depth: int) -> int:
         """Creates the variables under ``prefix``/``scope``; the output depth."""
@@ -51,6 +53,11 @@ class _Cell:
     def zero_state(self, batch, dtype) -> State:
         return (tf.zeros([batch, self.units], dtype),)
 
+    def _weights(self, params, name, depth, columns, bias_init=zeros):
+        """A TF1 cell's ``name/kernel`` for ``concat([x, h])`` and ``name/bias``."""
+        kernel = params.create(f"{name}/kernel", [depth + self.units, columns], glorot_uniform)
+        return kernel, params.create(f"{name}/bias", [columns], bias_init)
+
     def _affine(self, x, h, kernel, bias):
         return tf.nn.bias_add(tf.matmul(tf.concat([x, h], 1), read(kernel, x)), read(bias, x))
 
@@ -58,14 +65,8 @@ class _Cell:
 class BasicRNNCell(_Cell):
     scope = "basic_rnn_cell"
 
-    def __init__(self, num_units: int):
-        self.units = num_units
-
     def build(self, params, prefix, depth):
-        name = f"{prefix}/{self.scope}"
-        self.kernel = params.create(f"{name}/kernel", [depth + self.units, self.units],
-                                    glorot_uniform)  # fmt: skip
-        self.bias = params.create(f"{name}/bias", [self.units], zeros)
+        self.kernel, self.bias = self._weights(params, f"{prefix}/{self.scope}", depth, self.units)
         return self.units
 
     def __call__(self, x, state: State):
@@ -79,13 +80,12 @@ class BasicLSTMCell(_Cell):
     scope = "basic_lstm_cell"
 
     def __init__(self, num_units: int, forget_bias: float = 1.0):
-        self.units, self.forget_bias = num_units, forget_bias
+        super().__init__(num_units)
+        self.forget_bias = forget_bias
 
     def build(self, params, prefix, depth):
-        name = f"{prefix}/{self.scope}"
-        self.kernel = params.create(f"{name}/kernel", [depth + self.units, 4 * self.units],
-                                    glorot_uniform)  # fmt: skip
-        self.bias = params.create(f"{name}/bias", [4 * self.units], zeros)
+        name, columns = f"{prefix}/{self.scope}", 4 * self.units
+        self.kernel, self.bias = self._weights(params, name, depth, columns)
         return self.units
 
     def zero_state(self, batch, dtype):
@@ -110,17 +110,12 @@ class LSTMCell(BasicLSTMCell):
 class GRUCell(_Cell):
     scope = "gru_cell"
 
-    def __init__(self, num_units: int):
-        self.units = num_units
-
     def build(self, params, prefix, depth):
-        name, rows = f"{prefix}/{self.scope}", depth + self.units
-        self.gates_kernel = params.create(f"{name}/gates/kernel", [rows, 2 * self.units],
-                                          glorot_uniform)  # fmt: skip
-        self.gates_bias = params.create(f"{name}/gates/bias", [2 * self.units], ones)
-        self.candidate_kernel = params.create(f"{name}/candidate/kernel", [rows, self.units],
-                                              glorot_uniform)  # fmt: skip
-        self.candidate_bias = params.create(f"{name}/candidate/bias", [self.units], zeros)
+        name = f"{prefix}/{self.scope}"
+        gates = self._weights(params, f"{name}/gates", depth, 2 * self.units, ones)
+        self.gates_kernel, self.gates_bias = gates
+        candidate = self._weights(params, f"{name}/candidate", depth, self.units)
+        self.candidate_kernel, self.candidate_bias = candidate
         return self.units
 
     def __call__(self, x, state: State):
