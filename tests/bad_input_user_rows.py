@@ -143,6 +143,9 @@ USER_CODE = [
     Bad("model with tf.nn.rnn_cell, no compat", [f"--model={_UM}.bad:legacy_rnn_cell"],
         f"--model={_UM}.bad:legacy_rnn_cell: raised AttributeError: `LSTMCell` is not available",
         _INSTALL),
+    Bad("fused contrib LSTM in bf16", [f"--model={_UM}.fused_rnn:build", "--precision=bf16"],
+        f"--model={_UM}.fused_rnn:build: raised TypeError: tf.contrib.rnn.LSTMBlockFusedCell",
+        "float32 and float16 kernels only, not bfloat16"),
     Bad(
         "model syntax",
         ["--model=tests.user_models.tiny"],

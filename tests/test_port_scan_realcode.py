@@ -268,21 +268,24 @@ from tensorflow.contrib.rnn import GRUCell
 cell = rnn.BasicLSTMCell(8)
 block = rnn.LayerNormBasicLSTMCell(8)
 gru = GRUCell(8)
+fused = rnn.LSTMBlockFusedCell(8)
 """
 
 
 @pytest.mark.parametrize("compat", [False, True])
 def test_contrib_rnn_core_cells_work_through_compat_and_its_own_cells_still_break(tmp_path, compat):
     # The TF1 RNN tutorials' `from tensorflow.contrib import rnn`: install() keeps
-    # the core cells it re-exported; LayerNormBasicLSTMCell and a from-import of a
-    # placeholder's name (ImportError at run time) still break.
+    # the core cells it re-exported and the fused cells (LSTMBlockFusedCell);
+    # LayerNormBasicLSTMCell and a from-import of a placeholder's name
+    # (ImportError at run time) still break.
     (tmp_path / "prog.py").write_text(CONTRIB_RNN)
     report = scan.scan([str(tmp_path)], compat=compat)
     lines = {(f.line, f.rule): f.severity for f in report.findings}
     works = "works" if compat else "breaks"
-    # `works` is reported once per file and rule: line 4 and 8 then fold
+    # `works` is reported once per file and rule: lines 4, 8 and 9 then fold
     # into lines 2 and 6; without compat each line breaks on its own.
-    again = {} if compat else {(4, "contrib"): "breaks", (8, "rnn-cell"): "breaks"}
+    again = {} if compat else {(4, "contrib"): "breaks", (8, "rnn-cell"): "breaks",
+                               (9, "rnn-cell"): "breaks"}  # fmt: skip
     assert lines == {
         (2, "contrib"): works,
         (3, "contrib"): "breaks",

@@ -1,6 +1,6 @@
 """Importable ``tensorflow.contrib.quantize``, ``.training`` and ``.rnn``, whose
 every name raises on use, except the core TensorFlow objects ``.rnn``
-re-exported (and two ``.rnn`` names rebuilt on them).
+re-exported (and a few ``.rnn`` names rebuilt on TensorFlow 2.21).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -9,19 +9,18 @@ factory imports NASNet, which imports ``tensorflow.contrib.training`` for
 ``HParams``. ``tf.contrib`` went in TensorFlow 2.0, so such programs die at
 import whatever they were asked to do. These placeholders let the import
 succeed and make any use fail with one line that says what is gone; nothing
-of contrib is re-implemented but the two ``.rnn`` names below.
+of contrib is re-implemented but the ``.rnn`` names below.
 
 ``tensorflow.contrib.rnn`` was half core: its cells ``BasicLSTMCell``,
 ``LSTMCell``, ``GRUCell``, ``MultiRNNCell``, ``DropoutWrapper``, ... and
 ``static_rnn`` were TensorFlow's own ``tf.nn.rnn_cell`` / ``tf.nn`` objects
 under a second name (TF 1.15's ``tensorflow/contrib/rnn/__init__.py``), and
 the TF1 RNN tutorials imported them from there. Those names are the same
-objects again (the cells of tf1_train.compat.rnn_cell). One contrib cell is
-kept too: ``LSTMBlockCell`` (the PTB tutorial's ``rnn_mode = BLOCK``) ran
-a fused kernel of LSTMCell's formula on LSTMCell's variables
-(``lstm_cell/kernel``, ``bias``, ``w_*_diag``), so it becomes that
-LSTMCell; TensorFlow 2.21's own ``LSTMBlockCell`` op gives the same outputs
-(tests/test_compat_legacy_programs.py). And one function:
+objects again (the cells of tf1_train.compat.rnn_cell). The fused cells
+real code bases used for speed (the PTB tutorial's ``LSTMBlockCell``,
+``LSTMBlockFusedCell``, ``TimeReversedFusedRNN``, ``GRUBlockCell(V2)``) are
+kept where TensorFlow 2.21 still computes what they did
+(tf1_train/compat/_contrib_rnn.py). And one function:
 ``stack_bidirectional_dynamic_rnn`` was layers of the core
 ``bidirectional_dynamic_rnn`` under ``stack_bidirectional_rnn/cell_<i>/``,
 each layer fed the last one's outputs concatenated; it is built so again.
@@ -40,8 +39,9 @@ PLACEHOLDERS = {
     "quantize": "quantization-aware training is in the tensorflow-model-optimization "
     "package (tfmot.quantization.keras), for Keras models",
     "training": "HParams: a dataclass or a dict; the input helpers: tf.data",
-    "rnn": "its core cells, static_rnn, LSTMBlockCell and stack_bidirectional_dynamic_rnn "
-    "are kept; for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
+    "rnn": "its core cells, static_rnn, stack_bidirectional_dynamic_rnn and the fused "
+    "LSTMBlockCell, LSTMBlockFusedCell, GRUBlockCell(V2) and TimeReversedFusedRNN are kept; "
+    "for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -56,31 +56,28 @@ RNN_CELL_NAMES = (
     "RNNCell",
     "ResidualWrapper",
 )
-# tf.contrib.rnn's names that were core TensorFlow objects, kept as those
-# objects; LSTMBlockCell, kept as the LSTMCell it computed; and
-# stack_bidirectional_dynamic_rnn, built on the core function again.
-RNN_FROM_CORE = RNN_CELL_NAMES + (
+# The fused cells, kept on what TensorFlow 2.21 still has (_contrib_rnn.py).
+RNN_FUSED = (
+    "GRUBlockCell",
+    "GRUBlockCellV2",
     "LSTMBlockCell",
-    "LayerRNNCell",
-    "stack_bidirectional_dynamic_rnn",
-    "static_bidirectional_rnn",
-    "static_rnn",
-    "static_state_saving_rnn",
+    "LSTMBlockFusedCell",
+    "TimeReversedFusedRNN",
 )
-
-
-def lstm_block_cell(num_units, forget_bias=1.0, cell_clip=None, use_peephole=False,
-                    dtype=None, reuse=None, name="lstm_cell"):  # fmt: skip
-    """``tf.contrib.rnn.LSTMBlockCell(...)``: TensorFlow's LSTMCell with its
-    arguments (``use_peephole`` -> ``use_peepholes``; a negative
-    ``cell_clip``, the fused op's "none", -> None) under the same default
-    scope name, ``lstm_cell``."""
-    from tf1_train.compat import rnn_cell
-
-    clip = None if cell_clip is None or cell_clip < 0 else cell_clip
-    return rnn_cell.LSTMCell(num_units, use_peepholes=use_peephole, cell_clip=clip,
-                             forget_bias=forget_bias, reuse=reuse, name=name or "lstm_cell",
-                             dtype=dtype)  # fmt: skip
+# tf.contrib.rnn's names kept after install(): the core TensorFlow objects it
+# re-exported, the fused cells and stack_bidirectional_dynamic_rnn, built on
+# the core function again.
+RNN_FROM_CORE = (
+    RNN_CELL_NAMES
+    + RNN_FUSED
+    + (
+        "LayerRNNCell",
+        "stack_bidirectional_dynamic_rnn",
+        "static_bidirectional_rnn",
+        "static_rnn",
+        "static_state_saving_rnn",
+    )
+)
 
 
 def stack_bidirectional_dynamic_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None,
@@ -114,10 +111,12 @@ def stack_bidirectional_dynamic_rnn(cells_fw, cells_bw, inputs, initial_states_f
 
 def _core_rnn(name: str):
     """The core object tf.contrib.rnn re-exported as ``name``."""
-    if name == "LSTMBlockCell":
-        return lstm_block_cell
     if name == "stack_bidirectional_dynamic_rnn":
         return stack_bidirectional_dynamic_rnn
+    if name in RNN_FUSED:
+        from tf1_train.compat import _contrib_rnn
+
+        return _contrib_rnn.KEPT[name]
     if name.startswith("static_"):
         import tensorflow as tf
 

@@ -1,6 +1,7 @@
 """RNN cells in ``port check``: a TF1 cell's variables against a Keras layer's.
 
-A TF1 cell keeps ``kernel`` + ``bias`` (a GRU: ``gates/*`` + ``candidate/*``)
+A TF1 cell keeps ``kernel`` + ``bias`` (a GRU: ``gates/*`` + ``candidate/*``;
+tf.contrib.rnn's GRUBlockCell, kind ``gru_block``: ``w_ru``, ``b_ru``, ``w_c``, ``b_c``)
 where the Keras layer keeps ``kernel`` + ``recurrent_kernel`` + ``bias``, in
 another gate order and (LSTM) without the forget bias: no name map can pair
 them one to one. A ``"cells"`` entry of ``--name_map`` names both sides::
@@ -22,12 +23,13 @@ import numpy as np
 from tf1_train.errors import UserError
 from tf1_train.port import rnn_weights
 
-KINDS = ("lstm", "gru", "simple_rnn")
+KINDS = ("lstm", "gru", "gru_block", "simple_rnn")
 TF2_PARTS = ("kernel", "recurrent_kernel", "bias")
 TF1_PARTS = {
     "lstm": ("kernel", "bias"),
     "simple_rnn": ("kernel", "bias"),
     "gru": ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias"),
+    "gru_block": ("w_ru", "b_ru", "w_c", "b_c"),  # the same arrays under other names
 }
 
 
@@ -48,7 +50,7 @@ class Cell(NamedTuple):
         args = [tf1[n] for n in self.tf1_names()]
         if self.kind == "lstm":
             values = rnn_weights.keras_lstm(*args, forget_bias=self.forget_bias)
-        elif self.kind == "gru":
+        elif self.kind in ("gru", "gru_block"):
             values = rnn_weights.keras_gru(*args)
         else:
             values = rnn_weights.keras_simple_rnn(*args)
@@ -60,7 +62,7 @@ class Cell(NamedTuple):
         args = [tf2[n] for n in self.tf2_names()]
         if self.kind == "lstm":
             values = rnn_weights.tf1_lstm(*args, forget_bias=0.0 if gradients else self.forget_bias)
-        elif self.kind == "gru":
+        elif self.kind in ("gru", "gru_block"):
             values = rnn_weights.tf1_gru(*args)
         else:
             values = rnn_weights.tf1_simple_rnn(*args)
@@ -69,7 +71,8 @@ class Cell(NamedTuple):
 
 def load(entries, where: str) -> List[Cell]:
     """The ``"cells"`` entries of a name map; one UserError line for a bad one."""
-    valid = '{"tf2": keras_cell_path, "tf1": tf1_cell_scope, "kind": "lstm"|"gru"|"simple_rnn"'
+    valid = '{"tf2": keras_cell_path, "tf1": tf1_cell_scope, '
+    valid += '"kind": "lstm"|"gru"|"gru_block"|"simple_rnn"'
     valid += ', "forget_bias": number (lstm; default 1.0)}'
     if not isinstance(entries, list):
         raise UserError(f"{where}: 'cells' must be a list of {valid}")

@@ -205,10 +205,11 @@ CONTRIB: Dict[str, str] = {
     "training": "tf.compat.v1.train (HParams: none, use a dataclass)",
     "data": "tf.data",
     "learn": "none (removed; tf.data + a Session loop)",
-    "rnn": "its core cells, static_rnn, LSTMBlockCell (as the LSTMCell it computed) and "
-    "stack_bidirectional_dynamic_rnn: "
-    "tf1_train.compat.install() (the same objects as tf.compat.v1.nn.rnn_cell's); the "
-    "other contrib-only cells (LayerNormBasicLSTMCell, GRUBlockCell, ...): "
+    "rnn": "its core cells, static_rnn, LSTMBlockCell, "
+    "stack_bidirectional_dynamic_rnn, LSTMBlockFusedCell, TimeReversedFusedRNN and "
+    "GRUBlockCell(V2): tf1_train.compat.install() (the same objects as "
+    "tf.compat.v1.nn.rnn_cell's, the fused cells on TensorFlow's own kernels); the "
+    "other contrib-only cells (LayerNormBasicLSTMCell, AttentionCellWrapper, ...): "
     "tf.keras.layers RNN cells (not shared by variable_scope reuse) or a cell of your own",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
     "seq2seq": "TensorFlow Addons seq2seq (unmaintained) or your own",

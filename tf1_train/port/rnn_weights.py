@@ -31,7 +31,7 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-_LAYERS = {"lstm": "LSTM", "gru": "GRU", "simple_rnn": "SimpleRNN"}  # Keras 3
+_LAYERS = {"lstm": "LSTM", "gru": "GRU", "gru_block": "GRU", "simple_rnn": "SimpleRNN"}  # Keras 3
 # Column blocks of a TF1 LSTM kernel, taken in Keras' order (i, f, c, o).
 _LSTM_TO_KERAS = (0, 2, 1, 3)
 
@@ -132,9 +132,10 @@ def from_checkpoint(
 ) -> Tuple[str, List[np.ndarray]]:
     """(Keras layer name, weights) of the cell saved under ``scope`` (for
     example ``rnn/multi_rnn_cell/cell_0/lstm_cell``) in TF1 checkpoint
-    ``path``. ``cell``: "lstm", "gru" or "simple_rnn"; by default a GRU is
-    known by its variables and the others by the scope's default name
-    (``lstm_cell``, ``basic_lstm_cell``, ``basic_rnn_cell``): their shapes
+    ``path``. ``cell``: "lstm", "gru", "gru_block" (tf.contrib.rnn's
+    GRUBlockCell) or "simple_rnn"; by default a GRU is known by its
+    variables and the others by the scope's default name (``lstm_cell``,
+    ``basic_lstm_cell``, ``lstm_fused_cell``, ``basic_rnn_cell``): their shapes
     alone can be either ([12, 8] is an LSTM of 2 units on 10 inputs or a
     BasicRNNCell of 8 units on 4)."""
     import tensorflow as tf
@@ -147,7 +148,7 @@ def from_checkpoint(
 
     kind = cell or _cell_kind(scope, names)
     if kind not in cells.KINDS:
-        raise ValueError(f"cell={kind!r}; valid: 'lstm', 'gru', 'simple_rnn'")
+        raise ValueError(f"cell={kind!r}; valid: 'lstm', 'gru', 'gru_block', 'simple_rnn'")
     _require(scope, names, cells.TF1_PARTS[kind], path)
     extras = [n for n in ("w_f_diag", "projection/kernel") if f"{scope}/{n}" in names]
     if kind == "lstm" and extras:
@@ -163,14 +164,16 @@ def from_checkpoint(
 def _cell_kind(scope: str, names: set) -> str:
     if f"{scope}/gates/kernel" in names:
         return "gru"
+    if f"{scope}/w_ru" in names:
+        return "gru_block"
     base = re.sub(r"_\d+$", "", scope.rsplit("/", 1)[-1])  # lstm_cell_1: the second one
-    if base in ("lstm_cell", "basic_lstm_cell"):
+    if base in ("lstm_cell", "basic_lstm_cell", "lstm_fused_cell"):
         return "lstm"
     if base == "basic_rnn_cell":
         return "simple_rnn"
     raise ValueError(
         f"{scope}: not a default cell scope name; say which cell it is: "
-        "cell='lstm', 'gru' or 'simple_rnn'"
+        "cell='lstm', 'gru', 'gru_block' or 'simple_rnn'"
     )
 
 

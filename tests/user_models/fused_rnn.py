@@ -1,0 +1,35 @@
+"""A TF1 recurrent classifier on tf.contrib.rnn's fused cells, written as
+DeepSpeech and the TF1 reading-comprehension models wrote theirs: the rows
+of each image time-major, a bidirectional layer of ``LSTMBlockFusedCell``
+(the backward half through ``TimeReversedFusedRNN``) over every row,
+then a ``GRUBlockCell`` under ``dynamic_rnn``, logits from its last step.
+For ``--model=tests.user_models.fused_rnn:build``.
+
+Unmodified TF1 code apart from the first two lines: ``tensorflow.contrib``
+is gone in TensorFlow 2 until ``tf1_train.compat.install()`` has run.
+"""
+
+import tf1_train.compat
+
+tf1_train.compat.install()
+
+import tensorflow.compat.v1 as tf  # noqa: E402 (after install(), as a user writes it)
+from tensorflow.contrib import rnn  # noqa: E402
+
+UNITS = 16
+
+
+def build(images, is_training, num_classes):
+    del is_training
+    rows = tf.reduce_mean(images, axis=3)  # [batch, height, width]
+    steps = tf.transpose(rows, [1, 0, 2])  # time-major, as the fused cells take it
+    forward = rnn.LSTMBlockFusedCell(UNITS, name="fw")
+    backward = rnn.TimeReversedFusedRNN(rnn.LSTMBlockFusedCell(UNITS, name="bw"))
+    out_fw, _ = forward(steps, dtype=steps.dtype)
+    out_bw, _ = backward(steps, dtype=steps.dtype)
+    both = tf.concat([out_fw, out_bw], axis=2)
+    outputs, _ = tf.nn.dynamic_rnn(rnn.GRUBlockCell(UNITS), both, dtype=both.dtype,
+                                   time_major=True)  # fmt: skip
+    weights = tf.get_variable("softmax_w", [UNITS, num_classes], dtype=rows.dtype)
+    bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
+    return tf.nn.xw_plus_b(outputs[-1], weights, bias)
