@@ -197,19 +197,25 @@ def test_gru_block_cell_takes_num_units_or_the_old_cell_size(installed):
             rnn.GRUBlockCell(**kwargs)
 
 
-@pytest.mark.parametrize("mode", ["parameter_server", "replicated"])
-def test_a_users_fused_cell_model_trains_on_the_towers(tmp_path, mode):
-    # tests/user_models/fused_rnn.py: a bidirectional LSTMBlockFusedCell layer
-    # (TimeReversedFusedRNN) and a GRUBlockCell; its only change is install().
+def _trained(tmp_path, model: str, mode: str) -> dict:
+    """Trains tests/user_models/fused_rnn.py's ``model`` on 2 towers for 40
+    steps through the CLI; its checkpoint's {name: shape}."""
     out = run_cli([
-        "--model=tests.user_models.fused_rnn:build", "--num_gpus=2",
+        f"--model=tests.user_models.fused_rnn:{model}", "--num_gpus=2",
         f"--variable_update={mode}", "--train_steps=40", "--optimizer=adam",
         "--learning_rate=0.01", "--display_every=40", f"--train_dir={tmp_path}",
     ])  # fmt: skip
     assert out.returncode == 0, out.stderr[-3000:]
     summary = json.loads((tmp_path / "run_summary.json").read_text())
     assert summary["final_loss"] < 1.5  # from ln(10) = 2.30 at the start
-    shapes = tf.train.load_checkpoint(str(tmp_path)).get_variable_to_shape_map()
+    return tf.train.load_checkpoint(str(tmp_path)).get_variable_to_shape_map()
+
+
+@pytest.mark.parametrize("mode", ["parameter_server", "replicated"])
+def test_a_users_fused_cell_model_trains_on_the_towers(tmp_path, mode):
+    # tests/user_models/fused_rnn.py: a bidirectional LSTMBlockFusedCell layer
+    # (TimeReversedFusedRNN) and a GRUBlockCell; its only change is install().
+    shapes = _trained(tmp_path, "build", mode)
     cells = sorted(k for k in shapes if "Adam" not in k and k.startswith(("fw/", "bw/", "rnn/")))
     assert cells == [
         "bw/bias",
@@ -314,3 +320,82 @@ def test_fused_cells_checkpoints_become_keras_layers_with_the_tf1_outputs(instal
         layer.set_weights(weights)
         got = np.transpose(layer(batch_major).numpy(), [1, 0, 2])
         np.testing.assert_allclose(got, tf1_out, rtol=0, atol=1e-5, err_msg=scope)
+
+
+LN_SCOPE = "rnn/layer_norm_basic_lstm_cell/"
+LN_PARTS = ("input", "transform", "forget", "output", "state")
+LN_NAMES = ["kernel"] + [f"{p}/{v}" for p in LN_PARTS for v in ("gamma", "beta")]
+
+
+def _ln_values(names):
+    """The arrays _run() gives the cell's variables, by name under its scope."""
+    shapes = {"kernel": [DEPTH + UNITS, 4 * UNITS], "bias": [4 * UNITS]}
+    return {n: _value(LN_SCOPE + n, shapes.get(n, [UNITS])) for n in names}
+
+
+def _layer_norm_lstm(x, values, layer_norm=True, forget_bias=1.0):
+    """TF 1.15's LayerNormBasicLSTMCell over ``x`` [time, batch, depth] in
+    float64 NumPy, from its source: the gates' pre-activations and the new
+    cell state normalized over the units (variance epsilon 1e-12), then
+    scaled by gamma and shifted by beta. ``values``: name under the cell's
+    scope -> array. Returns the outputs [time, batch, units]."""
+
+    def norm(v, scope):
+        mean = v.mean(1, keepdims=True)
+        var = ((v - mean) ** 2).mean(1, keepdims=True)
+        gamma, beta = values[f"{scope}/gamma"], values[f"{scope}/beta"]
+        return (v - mean) / np.sqrt(var + 1e-12) * gamma + beta
+
+    def sigmoid(v):
+        return 1 / (1 + np.exp(-v))
+
+    c = h = np.zeros((x.shape[1], UNITS))
+    outputs = []
+    for step in x.astype(np.float64):
+        out = np.concatenate([step, h], 1) @ values["kernel"]
+        if not layer_norm:
+            out = out + values["bias"]
+        i, j, f, o = np.split(out, 4, axis=1)
+        if layer_norm:
+            i, j, f, o = (norm(v, s) for v, s in zip((i, j, f, o), LN_PARTS))
+        c = c * sigmoid(f + forget_bias) + sigmoid(i) * np.tanh(j)
+        if layer_norm:
+            c = norm(c, "state")
+        h = np.tanh(c) * sigmoid(o)
+        outputs.append(h)
+    return np.stack(outputs)
+
+
+def _ln_run(**kwargs):
+    """(outputs, final state, gradients) of the cell under dynamic_rnn."""
+    rnn = _contrib_rnn()
+    return _run(lambda: v1.nn.dynamic_rnn(rnn.LayerNormBasicLSTMCell(UNITS, **kwargs), _steps(),
+                                          dtype=tf.float32, time_major=True))  # fmt: skip
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"forget_bias": 0.5}, {"layer_norm": False}],
+                         ids=["default", "forget_bias", "no_layer_norm"])  # fmt: skip
+def test_layer_norm_lstm_cell_computes_tf1s_formula_on_tf1s_names(installed, kwargs):
+    # Held to TF 1.15's equations written out in NumPy (no TensorFlow of
+    # today has the cell to compare with), on its variable names.
+    out, _, grads = _ln_run(**kwargs)
+    names = LN_NAMES if kwargs.get("layer_norm", True) else ["kernel", "bias"]
+    assert sorted(grads) == sorted(LN_SCOPE + n for n in names)
+    want = _layer_norm_lstm(_steps().numpy(), _ln_values(names), **kwargs)
+    np.testing.assert_allclose(out, want, rtol=0, atol=1e-6)  # measured: 1.7e-7 at most
+
+
+def test_layer_norm_lstm_cell_drops_the_candidate_only_when_asked(installed):
+    kept = _ln_run(dropout_keep_prob=1.0, dropout_prob_seed=3)[0]
+    dropped = _ln_run(dropout_keep_prob=0.5, dropout_prob_seed=3)[0]
+    np.testing.assert_allclose(kept, _layer_norm_lstm(_steps().numpy(), _ln_values(LN_NAMES)),
+                               rtol=0, atol=1e-6)  # fmt: skip
+    assert np.abs(dropped - kept).max() > 0.01
+
+
+def test_a_users_layer_normalized_lstm_model_trains_on_the_towers(tmp_path):
+    # tests/user_models/fused_rnn.py's layer_norm: tensorflow/nmt's
+    # layer_norm_lstm unit under dynamic_rnn, recurrent dropout in training.
+    shapes = _trained(tmp_path, "layer_norm", "replicated")
+    cell = sorted(k for k in shapes if k.startswith("rnn/") and "Adam" not in k)
+    assert cell == sorted(LN_SCOPE + n for n in LN_NAMES)  # once each: one copy saved

@@ -33,3 +33,15 @@ def build(images, is_training, num_classes):
     weights = tf.get_variable("softmax_w", [UNITS, num_classes], dtype=rows.dtype)
     bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
     return tf.nn.xw_plus_b(outputs[-1], weights, bias)
+
+
+def layer_norm(images, is_training, num_classes):
+    """tensorflow/nmt's ``unit_type=layer_norm_lstm``: a
+    ``LayerNormBasicLSTMCell`` (recurrent dropout while training) under
+    ``dynamic_rnn``, batch-major."""
+    rows = tf.reduce_mean(images, axis=3)
+    cell = rnn.LayerNormBasicLSTMCell(UNITS, dropout_keep_prob=0.9 if is_training else 1.0)
+    outputs, _ = tf.nn.dynamic_rnn(cell, rows, dtype=rows.dtype)
+    weights = tf.get_variable("softmax_w", [UNITS, num_classes], dtype=rows.dtype)
+    bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
+    return tf.nn.xw_plus_b(outputs[:, -1], weights, bias)

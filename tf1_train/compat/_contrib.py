@@ -18,13 +18,13 @@ under a second name (TF 1.15's ``tensorflow/contrib/rnn/__init__.py``), and
 the TF1 RNN tutorials imported them from there. Those names are the same
 objects again (the cells of tf1_train.compat.rnn_cell). The fused cells
 real code bases used for speed (the PTB tutorial's ``LSTMBlockCell``,
-``LSTMBlockFusedCell``, ``TimeReversedFusedRNN``, ``GRUBlockCell(V2)``) are
-kept where TensorFlow 2.21 still computes what they did
-(tf1_train/compat/_contrib_rnn.py). And one function:
+``LSTMBlockFusedCell``, ``TimeReversedFusedRNN``, ``GRUBlockCell(V2)``) and
+``LayerNormBasicLSTMCell`` are kept where TensorFlow 2.21 still computes
+what they did (tf1_train/compat/_contrib_rnn.py). And one function:
 ``stack_bidirectional_dynamic_rnn`` was layers of the core
 ``bidirectional_dynamic_rnn`` under ``stack_bidirectional_rnn/cell_<i>/``,
 each layer fed the last one's outputs concatenated; it is built so again.
-The other contrib-only cells (``LayerNormBasicLSTMCell``, ...) raise.
+The other contrib-only cells (``AttentionCellWrapper``, ``NASCell``, ...) raise.
 
 Only these submodules: ``import tensorflow.contrib.slim`` (or any other)
 still raises ``ModuleNotFoundError``, so the common ``try: ... except
@@ -40,7 +40,8 @@ PLACEHOLDERS = {
     "package (tfmot.quantization.keras), for Keras models",
     "training": "HParams: a dataclass or a dict; the input helpers: tf.data",
     "rnn": "its core cells, static_rnn, stack_bidirectional_dynamic_rnn and the fused "
-    "LSTMBlockCell, LSTMBlockFusedCell, GRUBlockCell(V2) and TimeReversedFusedRNN are kept; "
+    "LSTMBlockCell, LSTMBlockFusedCell, GRUBlockCell(V2), TimeReversedFusedRNN and "
+    "LayerNormBasicLSTMCell are kept; "
     "for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
@@ -56,11 +57,12 @@ RNN_CELL_NAMES = (
     "RNNCell",
     "ResidualWrapper",
 )
-# The fused cells, kept on what TensorFlow 2.21 still has (_contrib_rnn.py).
-RNN_FUSED = (
+# contrib's own cells, kept on what TensorFlow 2.21 still has (_contrib_rnn.py).
+RNN_KEPT = (
     "GRUBlockCell",
     "GRUBlockCellV2",
     "LSTMBlockCell",
+    "LayerNormBasicLSTMCell",
     "LSTMBlockFusedCell",
     "TimeReversedFusedRNN",
 )
@@ -69,7 +71,7 @@ RNN_FUSED = (
 # the core function again.
 RNN_FROM_CORE = (
     RNN_CELL_NAMES
-    + RNN_FUSED
+    + RNN_KEPT
     + (
         "LayerRNNCell",
         "stack_bidirectional_dynamic_rnn",
@@ -113,7 +115,7 @@ def _core_rnn(name: str):
     """The core object tf.contrib.rnn re-exported as ``name``."""
     if name == "stack_bidirectional_dynamic_rnn":
         return stack_bidirectional_dynamic_rnn
-    if name in RNN_FUSED:
+    if name in RNN_KEPT:
         from tf1_train.compat import _contrib_rnn
 
         return _contrib_rnn.KEPT[name]

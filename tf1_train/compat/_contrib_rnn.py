@@ -1,5 +1,6 @@
-"""tf.contrib.rnn's fused cells, kept: LSTMBlockCell, LSTMBlockFusedCell,
-TimeReversedFusedRNN and GRUBlockCell(V2), as TF 1.15 defined them.
+"""tf.contrib.rnn's own cells, kept: LSTMBlockCell, LSTMBlockFusedCell,
+TimeReversedFusedRNN, GRUBlockCell(V2) and LayerNormBasicLSTMCell, as TF
+1.15 defined them.
 
 Real TF1 code bases reached for these for speed (the PTB tutorial's
 ``LSTMBlockCell``, DeepSpeech's ``LSTMBlockFusedCell``, reading-comprehension
@@ -25,6 +26,8 @@ computed with, so the numbers are TF1's:
   holds its step and gradient to the op and its gradient kernel.
 - ``TimeReversedFusedRNN`` reverses time (per sequence length) around a
   fused cell, for the backward half of a bidirectional layer.
+- ``LayerNormBasicLSTMCell`` (tensorflow/nmt's ``layer_norm_lstm``) was
+  core ops around ``tf.contrib.layers.layer_norm``: the same ops again.
 """
 
 from __future__ import annotations
@@ -66,14 +69,8 @@ def _block_lstm(layer, x, c0, h0, longest):
     return result.cs, result.h
 
 
-class LSTMBlockCell(rnn_cell._impl.LayerRNNCell):
-    """``tf.contrib.rnn.LSTMBlockCell(num_units)``: one step of the fused
-    LSTM kernel per call, under the layer name ``lstm_cell``."""
-
-    def __init__(self, num_units, forget_bias=1.0, cell_clip=None, use_peephole=False,
-                 dtype=None, reuse=None, name="lstm_cell"):  # fmt: skip
-        super().__init__(_reuse=reuse, dtype=dtype, name=name)
-        _lstm_options(self, num_units, forget_bias, cell_clip, use_peephole, ndim=2)
+class _LSTMSizes:
+    """An LSTM cell's state (c, h) and output sizes."""
 
     @property
     def state_size(self):
@@ -82,6 +79,16 @@ class LSTMBlockCell(rnn_cell._impl.LayerRNNCell):
     @property
     def output_size(self) -> int:
         return self._num_units
+
+
+class LSTMBlockCell(_LSTMSizes, rnn_cell._impl.LayerRNNCell):
+    """``tf.contrib.rnn.LSTMBlockCell(num_units)``: one step of the fused
+    LSTM kernel per call, under the layer name ``lstm_cell``."""
+
+    def __init__(self, num_units, forget_bias=1.0, cell_clip=None, use_peephole=False,
+                 dtype=None, reuse=None, name="lstm_cell"):  # fmt: skip
+        super().__init__(_reuse=reuse, dtype=dtype, name=name)
+        _lstm_options(self, num_units, forget_bias, cell_clip, use_peephole, ndim=2)
 
     def build(self, inputs_shape):
         depth = tf.TensorShape(inputs_shape)[1]
@@ -234,10 +241,67 @@ class TimeReversedFusedRNN:
         return self._reverse(outputs, sequence_length), state
 
 
+class LayerNormBasicLSTMCell(_LSTMSizes, rnn_cell.RNNCell):
+    """``tf.contrib.rnn.LayerNormBasicLSTMCell(num_units)``: BasicLSTMCell
+    with each gate's pre-activation and the new cell state layer-normalized
+    (gains and shifts under ``input/``, ``transform/``, ``forget/``,
+    ``output/``, ``state/``) and recurrent dropout on the candidate, as TF
+    1.15 computed it: ``tf.contrib.layers.layer_norm``'s moments and
+    ``batch_normalization`` with a variance epsilon of 1e-12 (1e-3 in
+    float16). Its variables come from ``get_variable`` during the call, as
+    TF1's did, so they sit under the cell's scope and share by reuse."""
+
+    def __init__(self, num_units, forget_bias=1.0, input_size=None, activation=tf.tanh,
+                 layer_norm=True, norm_gain=1.0, norm_shift=0.0, dropout_keep_prob=1.0,
+                 dropout_prob_seed=None, reuse=None):  # fmt: skip
+        super().__init__(_reuse=reuse)
+        del input_size  # deprecated and unused in TF1 too
+        self._num_units = num_units
+        self._activation = activation
+        self._forget_bias = forget_bias
+        self._keep_prob = dropout_keep_prob
+        self._seed = dropout_prob_seed
+        self._layer_norm = layer_norm
+        self._norm_gain = norm_gain
+        self._norm_shift = norm_shift
+
+    def _norm(self, x, scope: str):
+        with v1.variable_scope(scope):
+            shape, dtype = x.shape[-1:], x.dtype
+            gamma = v1.get_variable("gamma", shape, dtype,
+                                    v1.constant_initializer(self._norm_gain))  # fmt: skip
+            beta = v1.get_variable("beta", shape, dtype, v1.constant_initializer(self._norm_shift))
+        mean, variance = tf.nn.moments(x, [1], keepdims=True)
+        epsilon = 1e-3 if dtype == tf.float16 else 1e-12
+        return tf.nn.batch_normalization(x, mean, variance, beta, gamma, epsilon)
+
+    @tf.autograph.experimental.do_not_convert
+    def call(self, inputs, state):
+        c, h = state
+        args = tf.concat([inputs, h], 1)
+        width = 4 * self._num_units
+        out = tf.matmul(args, v1.get_variable("kernel", [args.shape[-1], width], args.dtype))
+        if not self._layer_norm:
+            out = tf.nn.bias_add(out, v1.get_variable("bias", [width], args.dtype))
+        i, j, f, o = tf.split(out, 4, axis=1)
+        if self._layer_norm:
+            gates = zip((i, j, f, o), ("input", "transform", "forget", "output"))
+            i, j, f, o = (self._norm(gate, scope) for gate, scope in gates)
+        g = self._activation(j)
+        if not isinstance(self._keep_prob, float) or self._keep_prob < 1:
+            g = v1.nn.dropout(g, keep_prob=self._keep_prob, seed=self._seed)
+        new_c = c * tf.sigmoid(f + self._forget_bias) + tf.sigmoid(i) * g
+        if self._layer_norm:
+            new_c = self._norm(new_c, "state")
+        new_h = self._activation(new_c) * tf.sigmoid(o)
+        return new_h, rnn_cell.LSTMStateTuple(new_c, new_h)
+
+
 KEPT = {
     "LSTMBlockCell": LSTMBlockCell,
     "GRUBlockCell": GRUBlockCell,
     "GRUBlockCellV2": GRUBlockCellV2,
+    "LayerNormBasicLSTMCell": LayerNormBasicLSTMCell,
     "LSTMBlockFusedCell": LSTMBlockFusedCell,
     "TimeReversedFusedRNN": TimeReversedFusedRNN,
 }

@@ -206,10 +206,10 @@ CONTRIB: Dict[str, str] = {
     "data": "tf.data",
     "learn": "none (removed; tf.data + a Session loop)",
     "rnn": "its core cells, static_rnn, LSTMBlockCell, "
-    "stack_bidirectional_dynamic_rnn, LSTMBlockFusedCell, TimeReversedFusedRNN and "
-    "GRUBlockCell(V2): tf1_train.compat.install() (the same objects as "
-    "tf.compat.v1.nn.rnn_cell's, the fused cells on TensorFlow's own kernels); the "
-    "other contrib-only cells (LayerNormBasicLSTMCell, AttentionCellWrapper, ...): "
+    "stack_bidirectional_dynamic_rnn, LSTMBlockFusedCell, TimeReversedFusedRNN, "
+    "GRUBlockCell(V2) and LayerNormBasicLSTMCell: tf1_train.compat.install() (the same "
+    "objects as tf.compat.v1.nn.rnn_cell's, the fused cells on TensorFlow's own kernels); "
+    "the other contrib-only cells (AttentionCellWrapper, NASCell, ...): "
     "tf.keras.layers RNN cells (not shared by variable_scope reuse) or a cell of your own",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
     "seq2seq": "TensorFlow Addons seq2seq (unmaintained) or your own",
