@@ -7,13 +7,14 @@ both entry points, from one TF1 checkpoint.
 """
 
 import json
+import types
 
 import numpy as np
 import pytest
 import tensorflow as tf
 
 from tests.conftest import load_random_weights, run_clis
-from tf1_train.compat import rnn_cell
+from tf1_train.compat import _contrib_rnn, rnn_cell
 from tf1_train.tf2 import rnn
 from tf1_train.tf2.layers import Params
 
@@ -22,11 +23,23 @@ BATCH, STEPS, DEPTH, UNITS = 3, 5, 4, 6
 LENGTHS = np.array([5, 2, 1], np.int32)
 
 
+# TF1's cells: tf.nn.rnn_cell's and tf.contrib.rnn's (as tf1_train.compat keeps them)
+TF1_CELLS = types.SimpleNamespace(**{n: getattr(rnn_cell, n) for n in rnn_cell.__all__},
+                                  **_contrib_rnn.KEPT)  # fmt: skip
+
+
 def _cell(lib, kind):
     """The same cell from TF1's library or from tf1_train.tf2.rnn: the
     constructors take the same arguments."""
     return {
         "lstm": lambda: lib.LSTMCell(UNITS),
+        "lstm_block": lambda: lib.LSTMBlockCell(UNITS, forget_bias=0.5),
+        "gru_block": lambda: lib.GRUBlockCell(UNITS),
+        "gru_block_v2": lambda: lib.GRUBlockCellV2(UNITS),
+        "layer_norm_lstm": lambda: lib.LayerNormBasicLSTMCell(
+            UNITS, forget_bias=0.5, norm_gain=0.8, norm_shift=0.1
+        ),
+        "layer_norm_off": lambda: lib.LayerNormBasicLSTMCell(UNITS, layer_norm=False),
         "basic_lstm": lambda: lib.BasicLSTMCell(UNITS, forget_bias=0.5),
         "gru": lambda: lib.GRUCell(UNITS),
         "basic_rnn": lambda: lib.BasicRNNCell(UNITS),
@@ -83,10 +96,24 @@ def _compare(tf1_model, tf2_model, lengths):
 
 
 @pytest.mark.parametrize("lengths", [False, True], ids=["full", "sequence_length"])
-@pytest.mark.parametrize("kind", ["lstm", "basic_lstm", "gru", "basic_rnn", "stack"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "lstm",
+        "basic_lstm",
+        "gru",
+        "basic_rnn",
+        "stack",
+        "lstm_block",
+        "gru_block",
+        "gru_block_v2",
+        "layer_norm_lstm",
+        "layer_norm_off",
+    ],
+)
 def test_cells_compute_the_legacy_cells_numbers_under_their_names(kind, lengths):
     def tf1_model(inputs, seq):
-        cell = _cell(rnn_cell, kind)
+        cell = _cell(TF1_CELLS, kind)
         return v1.nn.dynamic_rnn(cell, inputs, sequence_length=seq, dtype=tf.float32)
 
     (out,) = _compare(tf1_model, lambda p: rnn.DynamicRNN(p, _cell(rnn, kind), DEPTH), lengths)

@@ -67,5 +67,7 @@ def ones(shape: Sequence[int], seed) -> tf.Tensor:
 
 def _fans(shape):
     shape = list(shape)
+    if len(shape) < 2:  # a vector (TF1's get_variable gave a bias Glorot): TensorFlow's rule
+        return (shape[0], shape[0]) if shape else (1, 1)
     receptive = math.prod(shape[:-2]) if len(shape) > 2 else 1
     return shape[-2] * receptive, shape[-1] * receptive

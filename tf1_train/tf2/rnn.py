@@ -14,6 +14,10 @@ entry point restores into the other:
 - ``GRUCell``: ``r, u = split(sigmoid(concat([x, h]) G + g))``,
   ``c = tanh(concat([x, r h]) C + b)``, ``h = u h + (1 - u) c``;
 - ``BasicRNNCell``: ``h = tanh(concat([x, h]) K + b)``;
+- tf.contrib.rnn's ``LSTMBlockCell`` (LSTMCell's formula and names),
+  ``GRUBlockCell`` (GRUCell's formula on ``w_ru``, ``b_ru``, ``w_c``, ``b_c``)
+  and ``LayerNormBasicLSTMCell`` (BasicLSTMCell's with each gate and the new
+  cell state layer-normalized; no recurrent dropout);
 - ``MultiRNNCell`` stacks them (``multi_rnn_cell/cell_<i>/``), and
   ``DynamicRNN`` runs one over a ``[batch, time, depth]`` input as
   ``tf.nn.dynamic_rnn`` does, ``sequence_length`` included: outputs past a
@@ -125,6 +129,82 @@ class GRUCell(_Cell):
         c = tf.tanh(self._affine(x, r * h, self.candidate_kernel, self.candidate_bias))
         h = u * h + (1 - u) * c
         return h, (h,)
+
+
+class LSTMBlockCell(LSTMCell):
+    """``tf.contrib.rnn.LSTMBlockCell`` without peepholes or a clip: the
+    fused kernel computed LSTMCell's formula on LSTMCell's names."""
+
+
+class GRUBlockCell(GRUCell):
+    """``tf.contrib.rnn.GRUBlockCell``: GRUCell's formula on the fused
+    cell's names (``gru_cell/w_ru``, ``b_ru``, ``w_c``, ``b_c``)."""
+
+    def build(self, params, prefix, depth):
+        name, n = f"{prefix}/{self.scope}", self.units
+        self.gates_kernel = params.create(f"{name}/w_ru", [depth + n, 2 * n], glorot_uniform)
+        self.gates_bias = params.create(f"{name}/b_ru", [2 * n], ones)
+        self.candidate_kernel = params.create(f"{name}/w_c", [depth + n, n], glorot_uniform)
+        self.candidate_bias = params.create(f"{name}/b_c", [n], zeros)
+        return n
+
+
+class GRUBlockCellV2(GRUCell):
+    """``tf.contrib.rnn.GRUBlockCellV2``: GRUCell itself."""
+
+
+class LayerNormBasicLSTMCell(BasicLSTMCell):
+    """``tf.contrib.rnn.LayerNormBasicLSTMCell`` without recurrent dropout:
+    each gate's pre-activation and the new cell state normalized over the
+    units (``contrib.layers.layer_norm``: variance epsilon 1e-12, 1e-3 in
+    float16), gains and shifts under ``input/`` ... ``state/``."""
+
+    scope = "layer_norm_basic_lstm_cell"
+    PARTS = ("input", "transform", "forget", "output", "state")
+
+    def __init__(self, num_units: int, forget_bias: float = 1.0, layer_norm: bool = True,
+                 norm_gain: float = 1.0, norm_shift: float = 0.0):  # fmt: skip
+        super().__init__(num_units, forget_bias)
+        self.layer_norm = layer_norm
+        self.init = {"gamma": _constant(norm_gain), "beta": _constant(norm_shift)}
+
+    def build(self, params, prefix, depth):
+        name, columns = f"{prefix}/{self.scope}", 4 * self.units
+        self.kernel = params.create(f"{name}/kernel", [depth + self.units, columns],
+                                    glorot_uniform)  # fmt: skip
+        if not self.layer_norm:  # TF1 left its initializer to get_variable: Glorot
+            self.bias = params.create(f"{name}/bias", [columns], glorot_uniform)
+        self.norms = {
+            part: [params.create(f"{name}/{part}/{v}", [self.units], self.init[v])
+                   for v in ("gamma", "beta")]
+            for part in (self.PARTS if self.layer_norm else ())
+        }  # fmt: skip
+        return self.units
+
+    def _norm(self, x, part):
+        gamma, beta = (read(v, x) for v in self.norms[part])
+        mean, variance = tf.nn.moments(x, [1], keepdims=True)
+        epsilon = 1e-3 if x.dtype == tf.float16 else 1e-12
+        return tf.nn.batch_normalization(x, mean, variance, beta, gamma, epsilon)
+
+    def __call__(self, x, state: State):
+        c, h = state
+        out = tf.matmul(tf.concat([x, h], 1), read(self.kernel, x))
+        if not self.layer_norm:
+            out = tf.nn.bias_add(out, read(self.bias, x))
+        i, j, f, o = tf.split(out, 4, axis=1)
+        if self.layer_norm:
+            i, j, f, o = (self._norm(t, part) for t, part in zip((i, j, f, o), self.PARTS))
+        c = c * tf.sigmoid(f + tf.constant(self.forget_bias, f.dtype)) + tf.sigmoid(i) * tf.tanh(j)
+        if self.layer_norm:
+            c = self._norm(c, "state")
+        h = tf.tanh(c) * tf.sigmoid(o)
+        return h, (c, h)
+
+
+def _constant(value: float):
+    """An initializer of ``value`` everywhere (norm_gain, norm_shift)."""
+    return lambda shape, seed: tf.fill(shape, tf.constant(value, tf.float32))
 
 
 class MultiRNNCell(_Cell):
