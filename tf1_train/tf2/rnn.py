@@ -235,7 +235,8 @@ class MultiRNNCell(_Cell):
 class DynamicRNN:
     """``tf.nn.dynamic_rnn(cell, inputs, sequence_length)`` under ``scope``
     (TF1's default ``rnn``): the variables are made here, for ``depth``
-    input features; the call unrolls the input's static time dimension."""
+    input features; the call unrolls the input's static time dimension, or
+    loops over one known only at run time."""
 
     def __init__(self, params: Params, cell: _Cell, depth: int, scope: str = "rnn"):
         self.cell = cell
@@ -273,10 +274,12 @@ def _reverse(x: tf.Tensor, lengths: Optional[tf.Tensor]) -> tf.Tensor:
 
 
 def _unroll(cell: _Cell, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor]):
-    """dynamic_rnn's loop over the input's static time dimension."""
+    """dynamic_rnn's loop over the input's time dimension: unrolled when it
+    is static, a while loop when only the run knows it (batches padded to
+    their longest sequence)."""
     steps = inputs.shape[1]
     if steps is None:
-        raise ValueError("tf1_train.tf2.rnn needs inputs with a static time dimension")
+        return _while(cell, inputs, sequence_length)
     state = cell.zero_state(tf.shape(inputs)[0], inputs.dtype)
     outputs: List[tf.Tensor] = []
     for t in range(steps):
@@ -294,3 +297,19 @@ def _past_length(done: tf.Tensor, out: tf.Tensor, new: State, state: State):
     done = tf.reshape(done, [-1, 1])
     kept = tf.nest.map_structure(lambda n, s: tf.where(done, s, n), new, state)
     return tf.where(done, tf.zeros_like(out), out), kept
+
+
+def _while(cell: _Cell, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor]):
+    """The same steps in a ``tf.while_loop``, as dynamic_rnn ran them."""
+    steps = tf.shape(inputs)[1]
+    state = cell.zero_state(tf.shape(inputs)[0], inputs.dtype)
+
+    def step(t, state, outputs):
+        out, new = cell(inputs[:, t], state)
+        if sequence_length is not None:
+            out, new = _past_length(t >= sequence_length, out, new, state)
+        return t + 1, new, outputs.write(t, out)
+
+    outputs = tf.TensorArray(inputs.dtype, size=steps)
+    _, state, outputs = tf.while_loop(lambda t, *_: t < steps, step, (0, state, outputs))
+    return tf.transpose(outputs.stack(), [1, 0, 2]), state
