@@ -33,6 +33,10 @@ def _cell(lib, kind):
     constructors take the same arguments."""
     return {
         "lstm": lambda: lib.LSTMCell(UNITS),
+        "lstm_options": lambda: lib.LSTMCell(
+            UNITS, use_peepholes=True, cell_clip=0.5, num_proj=4, proj_clip=0.3, forget_bias=0.5
+        ),
+        "lstm_projection": lambda: lib.LSTMCell(UNITS, num_proj=4),
         "lstm_block": lambda: lib.LSTMBlockCell(UNITS, forget_bias=0.5),
         "gru_block": lambda: lib.GRUBlockCell(UNITS),
         "gru_block_v2": lambda: lib.GRUBlockCellV2(UNITS),
@@ -109,6 +113,8 @@ def _compare(tf1_model, tf2_model, lengths, time_known=True):
         "gru",
         "basic_rnn",
         "stack",
+        "lstm_options",
+        "lstm_projection",
         "lstm_block",
         "gru_block",
         "gru_block_v2",

@@ -154,7 +154,8 @@ def from_checkpoint(
     if kind == "lstm" and extras:
         raise ValueError(
             f"{scope}: an LSTMCell with {' and '.join(extras)} (use_peepholes / num_proj); "
-            "Keras 3 has no LSTM layer with these: keep the TF1 cell, or write the TF2 cell"
+            "Keras 3 has no LSTM layer with these: tf1_train.tf2.rnn.LSTMCell has them, "
+            "on the TF1 arrays as they are"
         )
     pair = cells.Cell("", scope, kind, forget_bias)
     values = pair.to_tf2({n: reader.get_tensor(n) for n in pair.tf1_names()})

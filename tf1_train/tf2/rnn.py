@@ -9,8 +9,9 @@ compute TF1's formulas on TF1's arrays instead, so a checkpoint of either
 entry point restores into the other:
 
 - ``LSTMCell`` / ``BasicLSTMCell``: ``i, j, f, o = split(concat([x, h]) K + b)``,
-  ``c = c sigmoid(f + forget_bias) + sigmoid(i) tanh(j)``, ``h = tanh(c) sigmoid(o)``
-  (no peepholes, no projection);
+  ``c = c sigmoid(f + forget_bias) + sigmoid(i) tanh(j)``, ``h = tanh(c) sigmoid(o)``;
+  LSTMCell's peepholes, ``cell_clip`` and projection (``num_proj``,
+  ``proj_clip``) too;
 - ``GRUCell``: ``r, u = split(sigmoid(concat([x, h]) G + g))``,
   ``c = tanh(concat([x, r h]) C + b)``, ``h = u h + (1 - u) c``;
 - ``BasicRNNCell``: ``h = tanh(concat([x, h]) K + b)``;
@@ -105,10 +106,53 @@ class BasicLSTMCell(_Cell):
 
 
 class LSTMCell(BasicLSTMCell):
-    """``tf.nn.rnn_cell.LSTMCell`` without peepholes or a projection: the
-    same formula as BasicLSTMCell under another scope name."""
+    """``tf.nn.rnn_cell.LSTMCell``: BasicLSTMCell's formula under another
+    scope name, with its options: peepholes (``w_f_diag``, ``w_i_diag``,
+    ``w_o_diag``), ``cell_clip`` on the cell state, and a projection of the
+    output to ``num_proj`` (``projection/kernel``, then ``proj_clip``), the
+    projected output being the state's ``h`` fed back."""
 
     scope = "lstm_cell"
+
+    def __init__(self, num_units: int, use_peepholes: bool = False,
+                 cell_clip: Optional[float] = None, num_proj: Optional[int] = None,
+                 proj_clip: Optional[float] = None, forget_bias: float = 1.0):  # fmt: skip
+        super().__init__(num_units, forget_bias)
+        self.peepholes, self.cell_clip = use_peepholes, cell_clip
+        self.num_proj, self.proj_clip = num_proj, proj_clip
+
+    def build(self, params, prefix, depth):
+        name, n, out = f"{prefix}/{self.scope}", self.units, self.num_proj or self.units
+        self.kernel = params.create(f"{name}/kernel", [depth + out, 4 * n], glorot_uniform)
+        self.bias = params.create(f"{name}/bias", [4 * n], zeros)
+        self.diag = {g: params.create(f"{name}/w_{g}_diag", [n], glorot_uniform)
+                     for g in ("f", "i", "o") if self.peepholes}  # fmt: skip
+        if self.num_proj:
+            self.projection = params.create(f"{name}/projection/kernel", [n, out], glorot_uniform)
+        return out
+
+    def zero_state(self, batch, dtype):
+        out = self.num_proj or self.units
+        return (tf.zeros([batch, self.units], dtype), tf.zeros([batch, out], dtype))
+
+    def __call__(self, x, state: State):
+        c, h = state
+        i, j, f, o = tf.split(self._affine(x, h, self.kernel, self.bias), 4, axis=1)
+        fb = tf.constant(self.forget_bias, f.dtype)
+        if self.peepholes:
+            w_f, w_i, w_o = (read(self.diag[g], x) for g in ("f", "i", "o"))
+            c = tf.sigmoid(f + fb + w_f * c) * c + tf.sigmoid(i + w_i * c) * tf.tanh(j)
+        else:
+            c = tf.sigmoid(f + fb) * c + tf.sigmoid(i) * tf.tanh(j)
+        if self.cell_clip is not None:
+            c = tf.clip_by_value(c, -self.cell_clip, self.cell_clip)
+        gate = tf.sigmoid(o + w_o * c) if self.peepholes else tf.sigmoid(o)
+        h = gate * tf.tanh(c)
+        if self.num_proj:
+            h = tf.matmul(h, read(self.projection, x))
+            if self.proj_clip is not None:
+                h = tf.clip_by_value(h, -self.proj_clip, self.proj_clip)
+        return h, (c, h)
 
 
 class GRUCell(_Cell):
@@ -134,6 +178,9 @@ class GRUCell(_Cell):
 class LSTMBlockCell(LSTMCell):
     """``tf.contrib.rnn.LSTMBlockCell`` without peepholes or a clip: the
     fused kernel computed LSTMCell's formula on LSTMCell's names."""
+
+    def __init__(self, num_units: int, forget_bias: float = 1.0):
+        super().__init__(num_units, forget_bias=forget_bias)
 
 
 class GRUBlockCell(GRUCell):
