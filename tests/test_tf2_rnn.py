@@ -276,3 +276,33 @@ def test_both_entry_points_train_a_recurrent_model_the_same(tmp_path, start, mod
     assert names[1] == names[0] and len(names[0]) == 16
     gaps = {n: np.abs(ckpts[1].get_tensor(n) - ckpts[0].get_tensor(n)).max() for n in names[0]}
     assert max(gaps.values()) <= atol, gaps
+
+
+@pytest.mark.parametrize("lengths", [False, True], ids=["full", "sequence_length"])
+def test_fused_lstm_twin_is_contribs_fused_cell_both_ways(lengths):
+    # tf.contrib.rnn.LSTMBlockFusedCell (TensorFlow's BlockLSTM kernel, as
+    # tf1_train.compat keeps it) on a time-major input, forwards and through
+    # TimeReversedFusedRNN, against tf1_train.tf2.rnn.LSTMBlockFusedCell.
+    def tf1_model(inputs, seq):
+        x = tf.transpose(inputs, [1, 0, 2])
+        fw = _contrib_rnn.LSTMBlockFusedCell(UNITS, forget_bias=0.5, name="fw")
+        bw = _contrib_rnn.TimeReversedFusedRNN(_contrib_rnn.LSTMBlockFusedCell(UNITS, name="bw"))
+        (out_fw, state_fw), (out_bw, state_bw) = (
+            cell(x, dtype=tf.float32, sequence_length=seq) for cell in (fw, bw)
+        )
+        return (out_fw, out_bw), (tuple(state_fw), tuple(state_bw))
+
+    def tf2_model(params):
+        fw = rnn.LSTMBlockFusedCell(params, UNITS, DEPTH, forget_bias=0.5, name="fw")
+        bw = rnn.LSTMBlockFusedCell(params, UNITS, DEPTH, name="bw", reverse=True)
+
+        def call(inputs, seq):
+            x = tf.transpose(inputs, [1, 0, 2])
+            (out_fw, state_fw), (out_bw, state_bw) = fw(x, seq), bw(x, seq)
+            return (out_fw, out_bw), (state_fw, state_bw)
+
+        return call
+
+    out_fw, out_bw = _compare(tf1_model, tf2_model, lengths)
+    if lengths:  # time-major: zeros past each length in both directions
+        assert not out_fw[2:, 1].any() and not out_bw[2:, 1].any() and out_bw[1, 1].any()

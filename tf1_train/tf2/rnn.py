@@ -19,6 +19,8 @@ entry point restores into the other:
   ``GRUBlockCell`` (GRUCell's formula on ``w_ru``, ``b_ru``, ``w_c``, ``b_c``)
   and ``LayerNormBasicLSTMCell`` (BasicLSTMCell's with each gate and the new
   cell state layer-normalized; no recurrent dropout);
+- ``LSTMBlockFusedCell`` runs LSTMCell's formula over a time-major input
+  under the fused cell's names, ``reverse=True`` as ``TimeReversedFusedRNN``;
 - ``MultiRNNCell`` stacks them (``multi_rnn_cell/cell_<i>/``), and
   ``DynamicRNN`` runs one over a ``[batch, time, depth]`` input as
   ``tf.nn.dynamic_rnn`` does, ``sequence_length`` included: outputs past a
@@ -58,6 +60,10 @@ class _Cell:
     def zero_state(self, batch, dtype) -> State:
         return (tf.zeros([batch, self.units], dtype),)
 
+    def _under(self, prefix: str) -> str:
+        """The cell's variable scope under ``prefix`` (none: at the top)."""
+        return f"{prefix}/{self.scope}" if prefix else self.scope
+
     def _weights(self, params, name, depth, columns, bias_init=zeros):
         """A TF1 cell's ``name/kernel`` for ``concat([x, h])`` and ``name/bias``."""
         kernel = params.create(f"{name}/kernel", [depth + self.units, columns], glorot_uniform)
@@ -71,7 +77,7 @@ class BasicRNNCell(_Cell):
     scope = "basic_rnn_cell"
 
     def build(self, params, prefix, depth):
-        self.kernel, self.bias = self._weights(params, f"{prefix}/{self.scope}", depth, self.units)
+        self.kernel, self.bias = self._weights(params, self._under(prefix), depth, self.units)
         return self.units
 
     def __call__(self, x, state: State):
@@ -89,7 +95,7 @@ class BasicLSTMCell(_Cell):
         self.forget_bias = forget_bias
 
     def build(self, params, prefix, depth):
-        name, columns = f"{prefix}/{self.scope}", 4 * self.units
+        name, columns = self._under(prefix), 4 * self.units
         self.kernel, self.bias = self._weights(params, name, depth, columns)
         return self.units
 
@@ -122,7 +128,7 @@ class LSTMCell(BasicLSTMCell):
         self.num_proj, self.proj_clip = num_proj, proj_clip
 
     def build(self, params, prefix, depth):
-        name, n, out = f"{prefix}/{self.scope}", self.units, self.num_proj or self.units
+        name, n, out = self._under(prefix), self.units, self.num_proj or self.units
         self.kernel = params.create(f"{name}/kernel", [depth + out, 4 * n], glorot_uniform)
         self.bias = params.create(f"{name}/bias", [4 * n], zeros)
         self.diag = {g: params.create(f"{name}/w_{g}_diag", [n], glorot_uniform)
@@ -159,7 +165,7 @@ class GRUCell(_Cell):
     scope = "gru_cell"
 
     def build(self, params, prefix, depth):
-        name = f"{prefix}/{self.scope}"
+        name = self._under(prefix)
         gates = self._weights(params, f"{name}/gates", depth, 2 * self.units, ones)
         self.gates_kernel, self.gates_bias = gates
         candidate = self._weights(params, f"{name}/candidate", depth, self.units)
@@ -188,7 +194,7 @@ class GRUBlockCell(GRUCell):
     cell's names (``gru_cell/w_ru``, ``b_ru``, ``w_c``, ``b_c``)."""
 
     def build(self, params, prefix, depth):
-        name, n = f"{prefix}/{self.scope}", self.units
+        name, n = self._under(prefix), self.units
         self.gates_kernel = params.create(f"{name}/w_ru", [depth + n, 2 * n], glorot_uniform)
         self.gates_bias = params.create(f"{name}/b_ru", [2 * n], ones)
         self.candidate_kernel = params.create(f"{name}/w_c", [depth + n, n], glorot_uniform)
@@ -216,7 +222,7 @@ class LayerNormBasicLSTMCell(BasicLSTMCell):
         self.init = {"gamma": _constant(norm_gain), "beta": _constant(norm_shift)}
 
     def build(self, params, prefix, depth):
-        name, columns = f"{prefix}/{self.scope}", 4 * self.units
+        name, columns = self._under(prefix), 4 * self.units
         self.kernel = params.create(f"{name}/kernel", [depth + self.units, columns],
                                     glorot_uniform)  # fmt: skip
         if not self.layer_norm:  # TF1 left its initializer to get_variable: Glorot
@@ -265,7 +271,7 @@ class MultiRNNCell(_Cell):
 
     def build(self, params, prefix, depth):
         for k, cell in enumerate(self.cells):
-            depth = cell.build(params, f"{prefix}/{self.scope}/cell_{k}", depth)
+            depth = cell.build(params, f"{self._under(prefix)}/cell_{k}", depth)
         return depth
 
     def zero_state(self, batch, dtype):
@@ -311,6 +317,31 @@ class BidirectionalDynamicRNN:
         out_bw, state_bw = _unroll(self.cells[1], _reverse(inputs, sequence_length),
                                    sequence_length)  # fmt: skip
         return (out_fw, _reverse(out_bw, sequence_length)), (state_fw, state_bw)
+
+
+class LSTMBlockFusedCell:
+    """``tf.contrib.rnn.LSTMBlockFusedCell(num_units)`` called on a
+    time-major ``[time, batch, depth]`` input: LSTMCell's formula (what the
+    fused kernel computed) under ``name/kernel`` and ``name/bias`` at the top
+    level, outputs zero past each length and each sequence's last valid
+    state, as ``dynamic_rnn``. ``reverse=True``: wrapped in
+    ``TimeReversedFusedRNN`` (each sequence read backwards within its
+    length, the outputs put back in time order)."""
+
+    def __init__(self, params: Params, num_units: int, depth: int, forget_bias: float = 1.0,
+                 name: str = "lstm_fused_cell", reverse: bool = False):  # fmt: skip
+        self.cell = LSTMCell(num_units, forget_bias=forget_bias)
+        self.cell.scope, self.reverse = name, reverse
+        self.cell.build(params, "", depth)
+
+    def __call__(self, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor] = None):
+        x = tf.transpose(inputs, [1, 0, 2])  # batch-major, as _unroll takes it
+        if self.reverse:
+            x = _reverse(x, sequence_length)
+        outputs, state = _unroll(self.cell, x, sequence_length)
+        if self.reverse:
+            outputs = _reverse(outputs, sequence_length)
+        return tf.transpose(outputs, [1, 0, 2]), state
 
 
 def _reverse(x: tf.Tensor, lengths: Optional[tf.Tensor]) -> tf.Tensor:
