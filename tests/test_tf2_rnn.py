@@ -224,9 +224,13 @@ def start(tmp_path_factory):
     graph's draws)."""
     from tests.user_models import row_rnn
 
-    out = tmp_path_factory.mktemp("start")
+    return _start_checkpoint(tmp_path_factory.mktemp("start"), row_rnn.plain)
+
+
+def _start_checkpoint(out, build):
+    """Random values, scaled down, for the variables ``build`` makes."""
     with tf.Graph().as_default():
-        row_rnn.plain(tf.zeros([2, 8, 8, 1]), True, 10)
+        build(tf.zeros([2, 8, 8, 1]), True, 10)
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
             values = load_random_weights(sess, 4)
@@ -306,3 +310,27 @@ def test_fused_lstm_twin_is_contribs_fused_cell_both_ways(lengths):
     out_fw, out_bw = _compare(tf1_model, tf2_model, lengths)
     if lengths:  # time-major: zeros past each length in both directions
         assert not out_fw[2:, 1].any() and not out_bw[2:, 1].any() and out_bw[1, 1].any()
+
+
+def test_both_entry_points_train_a_fused_cell_model_the_same(tmp_path, installed):
+    # tests/user_models/fused_rnn.py (contrib's LSTMBlockFusedCell both ways,
+    # GRUBlockCell) against its twin fused_rnn_twin.py, from one checkpoint.
+    from tests.user_models import fused_rnn
+
+    start = _start_checkpoint(tmp_path / "start", fused_rnn.build)
+    args = ["--model=tests.user_models.fused_rnn:build", f"--init_checkpoint={start}",
+            "--tf2_model=tests.user_models.fused_rnn_twin:FusedRnn", "--num_gpus=2",
+            "--batch_size=8", "--train_steps=8", "--display_every=1", "--seed=3",
+            "--optimizer=momentum", "--learning_rate=0.1"]  # fmt: skip
+    outs = run_clis([[*args, f"--train_dir={tmp_path / m}"] for m in MAINS], module=list(MAINS))
+    for out in outs:
+        assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    losses = [[line.split()[3] for line in o.stdout.splitlines() if line.startswith("step ")]
+              for o in outs]  # fmt: skip
+    assert len(losses[0]) == 8 and losses[1] == losses[0]  # as printed
+    ckpts = [tf.train.load_checkpoint(str(tmp_path / m)) for m in MAINS]
+    cells = ("fw/", "bw/", "rnn/")
+    names = [sorted(n for n in c.get_variable_to_shape_map() if n.startswith(cells)) for c in ckpts]
+    assert names[1] == names[0] and len(names[0]) == 16  # 8 weights, their Momentum slots
+    gaps = {n: np.abs(ckpts[1].get_tensor(n) - ckpts[0].get_tensor(n)).max() for n in names[0]}
+    assert max(gaps.values()) <= 1e-6, gaps
