@@ -275,13 +275,16 @@ def test_lstm_block_cell_gradient_is_tf1s_registered_one(installed, kwargs):
         np.testing.assert_allclose(g, w_, rtol=0, atol=1e-6, err_msg=name)
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"use_peephole": True, "cell_clip": 0.5}],
-                         ids=["default", "peephole_clip"])  # fmt: skip
+@pytest.mark.parametrize("kwargs", [{}, {"use_peephole": True, "cell_clip": 0.5},
+                                    {"cell_clip": 0.0}],
+                         ids=["default", "peephole_clip", "clip_0_is_none"])  # fmt: skip
 def test_lstm_block_cell_in_bfloat16_is_lstm_cells_formula(installed, kwargs):
     # The fused kernels have no bfloat16 version (TF1 never ran them in it):
-    # under --precision=bf16 the cell computes LSTMCell's ops, bit for bit.
+    # under --precision=bf16 the cell computes LSTMCell's ops, bit for bit;
+    # a cell_clip of 0 is the kernel's "no clip" (LSTMCell's would zero c).
     rnn = _contrib_rnn()
-    core = dict(use_peepholes=kwargs.get("use_peephole", False), cell_clip=kwargs.get("cell_clip"))
+    clip = kwargs.get("cell_clip") or None
+    core = dict(use_peepholes=kwargs.get("use_peephole", False), cell_clip=clip)
     got = []
     for make in (lambda: rnn.LSTMBlockCell(UNITS, dtype=tf.bfloat16, **kwargs),
                  lambda: rnn.LSTMCell(UNITS, dtype=tf.bfloat16, **core)):  # fmt: skip

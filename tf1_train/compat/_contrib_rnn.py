@@ -117,7 +117,7 @@ class LSTMBlockCell(_LSTMSizes, rnn_cell._impl.LayerRNNCell):
                  + tf.sigmoid(i + wci * c_prev) * tf.tanh(j))  # fmt: skip
         else:
             c = tf.sigmoid(f + self._forget_bias) * c_prev + tf.sigmoid(i) * tf.tanh(j)
-        if self._cell_clip >= 0:
+        if self._cell_clip > 0:  # the kernel's rule: 0 or less is no clip
             c = tf.clip_by_value(c, -self._cell_clip, self._cell_clip)
         o = tf.sigmoid(o + wco * c) if self._diag else tf.sigmoid(o)
         h = o * tf.tanh(c)
