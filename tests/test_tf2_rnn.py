@@ -38,6 +38,10 @@ def _cell(lib, kind):
         ),
         "lstm_projection": lambda: lib.LSTMCell(UNITS, num_proj=4),
         "lstm_block": lambda: lib.LSTMBlockCell(UNITS, forget_bias=0.5),
+        # the fused kernel's gradient passes through a clip the state reaches
+        "lstm_block_options": lambda: lib.LSTMBlockCell(
+            UNITS, forget_bias=0.5, cell_clip=0.3, use_peephole=True
+        ),
         "gru_block": lambda: lib.GRUBlockCell(UNITS),
         "gru_block_v2": lambda: lib.GRUBlockCellV2(UNITS),
         "layer_norm_lstm": lambda: lib.LayerNormBasicLSTMCell(
@@ -116,6 +120,7 @@ def _compare(tf1_model, tf2_model, lengths, time_known=True):
         "lstm_options",
         "lstm_projection",
         "lstm_block",
+        "lstm_block_options",
         "gru_block",
         "gru_block_v2",
         "layer_norm_lstm",
@@ -289,7 +294,7 @@ def test_fused_lstm_twin_is_contribs_fused_cell_both_ways(lengths):
     # TimeReversedFusedRNN, against tf1_train.tf2.rnn.LSTMBlockFusedCell.
     def tf1_model(inputs, seq):
         x = tf.transpose(inputs, [1, 0, 2])
-        fw = _contrib_rnn.LSTMBlockFusedCell(UNITS, forget_bias=0.5, name="fw")
+        fw = _contrib_rnn.LSTMBlockFusedCell(UNITS, forget_bias=0.5, cell_clip=0.3, name="fw")
         bw = _contrib_rnn.TimeReversedFusedRNN(_contrib_rnn.LSTMBlockFusedCell(UNITS, name="bw"))
         (out_fw, state_fw), (out_bw, state_bw) = (
             cell(x, dtype=tf.float32, sequence_length=seq) for cell in (fw, bw)
@@ -297,7 +302,7 @@ def test_fused_lstm_twin_is_contribs_fused_cell_both_ways(lengths):
         return (out_fw, out_bw), (tuple(state_fw), tuple(state_bw))
 
     def tf2_model(params):
-        fw = rnn.LSTMBlockFusedCell(params, UNITS, DEPTH, forget_bias=0.5, name="fw")
+        fw = rnn.LSTMBlockFusedCell(params, UNITS, DEPTH, forget_bias=0.5, cell_clip=0.3, name="fw")
         bw = rnn.LSTMBlockFusedCell(params, UNITS, DEPTH, name="bw", reverse=True)
 
         def call(inputs, seq):
