@@ -16,7 +16,7 @@ tf1_train/tf2/rnn_cells.py; this module hands them out with the loops):
 - ``GRUCell``: ``r, u = split(sigmoid(concat([x, h]) G + g))``,
   ``c = tanh(concat([x, r h]) C + b)``, ``h = u h + (1 - u) c``;
 - ``BasicRNNCell``: ``h = tanh(concat([x, h]) K + b)``;
-- tf.contrib.rnn's ``LSTMBlockCell`` (LSTMCell's formula and names; the
+- TF1's contrib.rnn ``LSTMBlockCell`` (LSTMCell's formula and names; the
   fused kernel's gradient, which passes through an active ``cell_clip``),
   ``GRUBlockCell`` (GRUCell's formula on ``w_ru``, ``b_ru``, ``w_c``, ``b_c``)
   and ``LayerNormBasicLSTMCell`` (BasicLSTMCell's with each gate and the new
@@ -93,7 +93,7 @@ class BidirectionalDynamicRNN:
 
 
 class LSTMBlockFusedCell:
-    """``tf.contrib.rnn.LSTMBlockFusedCell(num_units)`` called on a
+    """``contrib.rnn.LSTMBlockFusedCell(num_units)`` called on a
     time-major ``[time, batch, depth]`` input: LSTMBlockCell's formula (what
     the fused kernel computed) under ``name/kernel`` and ``name/bias`` at the
     top level, outputs zero past each length and each sequence's last valid

@@ -156,7 +156,7 @@ class GRUCell(_Cell):
 
 
 class LSTMBlockCell(LSTMCell):
-    """``tf.contrib.rnn.LSTMBlockCell``: LSTMCell's formula and names (what
+    """``contrib.rnn.LSTMBlockCell``: LSTMCell's formula and names (what
     the fused kernel computed), its peepholes and ``cell_clip`` as the
     kernel took them: a clip of 0 or less is none, and the gradient passes
     through the clip (the kernel's gradient ignores it; LSTMCell's stops)."""
@@ -171,7 +171,7 @@ class LSTMBlockCell(LSTMCell):
 
 
 class GRUBlockCell(GRUCell):
-    """``tf.contrib.rnn.GRUBlockCell``: GRUCell's formula on the fused
+    """``contrib.rnn.GRUBlockCell``: GRUCell's formula on the fused
     cell's names (``gru_cell/w_ru``, ``b_ru``, ``w_c``, ``b_c``)."""
 
     def build(self, params, prefix, depth):
@@ -184,11 +184,11 @@ class GRUBlockCell(GRUCell):
 
 
 class GRUBlockCellV2(GRUCell):
-    """``tf.contrib.rnn.GRUBlockCellV2``: GRUCell itself."""
+    """``contrib.rnn.GRUBlockCellV2``: GRUCell itself."""
 
 
 class LayerNormBasicLSTMCell(BasicLSTMCell):
-    """``tf.contrib.rnn.LayerNormBasicLSTMCell`` without recurrent dropout:
+    """``contrib.rnn.LayerNormBasicLSTMCell`` without recurrent dropout:
     each gate's pre-activation and the new cell state normalized over the
     units (``contrib.layers.layer_norm``: variance epsilon 1e-12, 1e-3 in
     float16), gains and shifts under ``input/`` ... ``state/``."""
