@@ -222,16 +222,14 @@ class LayerNormBasicLSTMCell(BasicLSTMCell):
         return tf.nn.batch_normalization(x, mean, variance, beta, gamma, epsilon)
 
     def __call__(self, x, state: State):
+        if not self.layer_norm:  # a kernel and a bias: BasicLSTMCell's step
+            return super().__call__(x, state)
         c, h = state
         out = tf.matmul(tf.concat([x, h], 1), read(self.kernel, x))
-        if not self.layer_norm:
-            out = tf.nn.bias_add(out, read(self.bias, x))
         i, j, f, o = tf.split(out, 4, axis=1)
-        if self.layer_norm:
-            i, j, f, o = (self._norm(t, part) for t, part in zip((i, j, f, o), self.PARTS))
+        i, j, f, o = (self._norm(t, part) for t, part in zip((i, j, f, o), self.PARTS))
         c = c * tf.sigmoid(f + tf.constant(self.forget_bias, f.dtype)) + tf.sigmoid(i) * tf.tanh(j)
-        if self.layer_norm:
-            c = self._norm(c, "state")
+        c = self._norm(c, "state")
         h = tf.tanh(c) * tf.sigmoid(o)
         return h, (c, h)
 
