@@ -179,43 +179,52 @@ def test_static_and_bidirectional_rnns_are_the_legacy_ones(lengths):
     _compare(tf1_model, tf2_model, lengths)
 
 
-def test_contribs_stacked_bidirectional_rnn_is_layers_of_the_core_one(installed):
-    # tf.contrib.rnn.stack_bidirectional_dynamic_rnn after install(), against
-    # BidirectionalDynamicRNN layers under the scopes TF 1.15's contrib used
-    # (stack_bidirectional_rnn/cell_<i>/bidirectional_rnn/{fw,bw}/...).
+@pytest.mark.parametrize("static", [False, True], ids=["dynamic", "static"])
+def test_contribs_stacked_bidirectional_rnns_are_layers_of_the_core_ones(installed, static):
+    # tf.contrib.rnn.stack_bidirectional_dynamic_rnn and stack_bidirectional_rnn
+    # after install(), against StackBidirectionalRNN, under the scopes TF 1.15's
+    # contrib used: stack_bidirectional_rnn/cell_<i>/bidirectional_rnn/{fw,bw}/
+    # (the static one passed its layer's scope on: cell_<i>/{fw,bw}/).
+    name = "stack_bidirectional_rnn" if static else "stack_bidirectional_dynamic_rnn"
     found = {}
-    exec("from tensorflow.contrib.rnn import stack_bidirectional_dynamic_rnn", found)
-    stack = found["stack_bidirectional_dynamic_rnn"]
-    scopes = [f"stack_bidirectional_rnn/cell_{i}/bidirectional_rnn" for i in (0, 1)]
+    exec(f"from tensorflow.contrib.rnn import {name}", found)
+    layer1 = "stack_bidirectional_rnn/cell_1" + ("" if static else "/bidirectional_rnn")
 
     def tf1_model(inputs, seq):
         fw = [rnn_cell.LSTMCell(UNITS), rnn_cell.GRUCell(UNITS)]
-        bw = [rnn_cell.GRUCell(UNITS), rnn_cell.LSTMCell(UNITS)]
-        out, states_fw, states_bw = stack(fw, bw, inputs, sequence_length=seq, dtype=tf.float32)
-        return out, (states_fw, states_bw)
+        bw = [rnn_cell.GRUCell(UNITS), rnn_cell.LSTMCell(UNITS - 2)]
+        x = tf.unstack(inputs, axis=1) if static else inputs
+        out, states_fw, states_bw = found[name](fw, bw, x, sequence_length=seq, dtype=tf.float32)
+        return (tf.stack(out, axis=1) if static else out), (states_fw, states_bw)
 
     def tf2_model(params):
-        layers = [
-            rnn.BidirectionalDynamicRNN(params, rnn.LSTMCell(UNITS), rnn.GRUCell(UNITS), DEPTH,
-                                        scopes[0]),
-            rnn.BidirectionalDynamicRNN(params, rnn.GRUCell(UNITS), rnn.LSTMCell(UNITS),
-                                        2 * UNITS, scopes[1]),
-        ]  # fmt: skip
+        fw, bw = (
+            [rnn.LSTMCell(UNITS), rnn.GRUCell(UNITS)],
+            [rnn.GRUCell(UNITS), rnn.LSTMCell(UNITS - 2)],
+        )
+        stack = rnn.StackBidirectionalRNN(params, fw, bw, DEPTH, static=static)
+        assert params.by_name[f"{layer1}/bw/lstm_cell/kernel"].shape == (2 * UNITS + 4, 16)
 
         def call(x, seq):
-            states_fw, states_bw = [], []
-            for layer in layers:
-                (out_fw, out_bw), (state_fw, state_bw) = layer(x, seq)
-                x = tf.concat([out_fw, out_bw], 2)
-                states_fw.append(state_fw)
-                states_bw.append(state_bw)
-            return x, (tuple(states_fw), tuple(states_bw))
+            out, states_fw, states_bw = stack(tf.unstack(x, axis=1) if static else x, seq)
+            return (tf.stack(out, axis=1) if static else out), (states_fw, states_bw)
 
-        assert f"{scopes[1]}/bw/lstm_cell/kernel" in params.by_name
         return call
 
     (out,) = _compare(tf1_model, tf2_model, lengths=True)
-    assert out.shape == (BATCH, STEPS, 2 * UNITS)
+    assert out.shape == (BATCH, STEPS, 2 * UNITS - 2)
+
+
+def test_a_stack_of_unequal_lists_of_cells_is_tf1s_value_error(installed):
+    found = {}
+    exec("from tensorflow.contrib.rnn import stack_bidirectional_rnn as s, GRUCell", found)
+    steps = [tf.zeros([2, 3])] * 4
+    with tf.Graph().as_default(), pytest.raises(ValueError, match="one cell per layer"):
+        found["s"]([found["GRUCell"](4)] * 2, [found["GRUCell"](4)], steps, dtype=tf.float32)
+    with tf.Graph().as_default(), pytest.raises(ValueError, match="lists of RNNCells"):
+        found["s"](found["GRUCell"](4), found["GRUCell"](4), steps, dtype=tf.float32)
+    with pytest.raises(ValueError, match="one cell per layer"):
+        rnn.StackBidirectionalRNN(Params(), [rnn.GRUCell(4)], [], 3)
 
 
 MAINS = ("tf1_train.main", "tf1_train.tf2.main")

@@ -20,10 +20,11 @@ objects again (the cells of tf1_train.compat.rnn_cell). The fused cells
 real code bases used for speed (the PTB tutorial's ``LSTMBlockCell``,
 ``LSTMBlockFusedCell``, ``TimeReversedFusedRNN``, ``GRUBlockCell(V2)``) and
 ``LayerNormBasicLSTMCell`` are kept where TensorFlow 2.21 still computes
-what they did (tf1_train/compat/_contrib_rnn.py). And one function:
-``stack_bidirectional_dynamic_rnn`` was layers of the core
-``bidirectional_dynamic_rnn`` under ``stack_bidirectional_rnn/cell_<i>/``,
-each layer fed the last one's outputs concatenated; it is built so again.
+what they did (tf1_train/compat/_contrib_rnn.py). And two functions:
+``stack_bidirectional_dynamic_rnn`` and ``stack_bidirectional_rnn`` were
+layers of the core ``bidirectional_dynamic_rnn`` and
+``static_bidirectional_rnn`` under ``stack_bidirectional_rnn/cell_<i>/``,
+each layer fed the last one's outputs concatenated; they are built so again.
 The other contrib-only cells (``AttentionCellWrapper``, ``NASCell``, ...) raise.
 
 Only these submodules: ``import tensorflow.contrib.slim`` (or any other)
@@ -39,7 +40,7 @@ PLACEHOLDERS = {
     "quantize": "quantization-aware training is in the tensorflow-model-optimization "
     "package (tfmot.quantization.keras), for Keras models",
     "training": "HParams: a dataclass or a dict; the input helpers: tf.data",
-    "rnn": "its core cells, static_rnn, stack_bidirectional_dynamic_rnn and the fused "
+    "rnn": "its core cells, static_rnn, stack_bidirectional_(dynamic_)rnn and the fused "
     "LSTMBlockCell, LSTMBlockFusedCell, GRUBlockCell(V2), TimeReversedFusedRNN and "
     "LayerNormBasicLSTMCell are kept; "
     "for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
@@ -67,14 +68,15 @@ RNN_KEPT = (
     "TimeReversedFusedRNN",
 )
 # tf.contrib.rnn's names kept after install(): the core TensorFlow objects it
-# re-exported, the fused cells and stack_bidirectional_dynamic_rnn, built on
-# the core function again.
+# re-exported, the fused cells and the two stack_bidirectional functions,
+# built on the core ones again.
 RNN_FROM_CORE = (
     RNN_CELL_NAMES
     + RNN_KEPT
     + (
         "LayerRNNCell",
         "stack_bidirectional_dynamic_rnn",
+        "stack_bidirectional_rnn",
         "static_bidirectional_rnn",
         "static_rnn",
         "static_state_saving_rnn",
@@ -92,8 +94,7 @@ def stack_bidirectional_dynamic_rnn(cells_fw, cells_bw, inputs, initial_states_f
     import tensorflow as tf
 
     v1 = tf.compat.v1
-    if not cells_fw or len(cells_fw) != len(cells_bw):
-        raise ValueError("cells_fw and cells_bw must be lists of one cell per layer, as long")
+    _check_layers(cells_fw, cells_bw)
     states_fw, states_bw, layer = [], [], inputs
     with v1.variable_scope(scope or "stack_bidirectional_rnn"):
         for i, (fw, bw) in enumerate(zip(cells_fw, cells_bw)):
@@ -111,10 +112,51 @@ def stack_bidirectional_dynamic_rnn(cells_fw, cells_bw, inputs, initial_states_f
     return layer, tuple(states_fw), tuple(states_bw)
 
 
+def stack_bidirectional_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None,
+                            initial_states_bw=None, dtype=None, sequence_length=None,
+                            scope=None):  # fmt: skip
+    """``tf.contrib.rnn.stack_bidirectional_rnn``, the static one: (a list
+    of each step's outputs, the forward states, the backward states), each
+    layer the core ``static_bidirectional_rnn`` on the last one's outputs,
+    variables under ``scope``/``cell_<i>``/``fw|bw``/ (TF 1.15 passed the
+    layer's scope on, so no ``bidirectional_rnn`` level as in the dynamic one)."""
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    _check_layers(cells_fw, cells_bw)
+    states_fw, states_bw, layer = [], [], inputs
+    with v1.variable_scope(scope or "stack_bidirectional_rnn"):
+        for i, (fw, bw) in enumerate(zip(cells_fw, cells_bw)):
+            with v1.variable_scope(f"cell_{i}") as cell_scope:
+                layer, state_fw, state_bw = v1.nn.static_bidirectional_rnn(
+                    fw, bw, layer,
+                    initial_state_fw=initial_states_fw[i] if initial_states_fw else None,
+                    initial_state_bw=initial_states_bw[i] if initial_states_bw else None,
+                    sequence_length=sequence_length, dtype=dtype, scope=cell_scope,
+                )  # fmt: skip
+            states_fw.append(state_fw)
+            states_bw.append(state_bw)
+    return layer, tuple(states_fw), tuple(states_bw)
+
+
+def _check_layers(cells_fw, cells_bw) -> None:
+    """TF 1.15's checks: one list of cells per direction, as long."""
+    if not isinstance(cells_fw, list) or not isinstance(cells_bw, list):
+        raise ValueError("cells_fw and cells_bw must be lists of RNNCells (one per layer).")
+    if not cells_fw or len(cells_fw) != len(cells_bw):
+        raise ValueError("cells_fw and cells_bw must be lists of one cell per layer, as long")
+
+
+_STACKS = {
+    "stack_bidirectional_dynamic_rnn": stack_bidirectional_dynamic_rnn,
+    "stack_bidirectional_rnn": stack_bidirectional_rnn,
+}
+
+
 def _core_rnn(name: str):
     """The core object tf.contrib.rnn re-exported as ``name``."""
-    if name == "stack_bidirectional_dynamic_rnn":
-        return stack_bidirectional_dynamic_rnn
+    if name in _STACKS:
+        return _STACKS[name]
     if name in RNN_KEPT:
         from tf1_train.compat import _contrib_rnn
 

@@ -206,7 +206,7 @@ CONTRIB: Dict[str, str] = {
     "data": "tf.data",
     "learn": "none (removed; tf.data + a Session loop)",
     "rnn": "its core cells, static_rnn, LSTMBlockCell, "
-    "stack_bidirectional_dynamic_rnn, LSTMBlockFusedCell, TimeReversedFusedRNN, "
+    "stack_bidirectional_(dynamic_)rnn, LSTMBlockFusedCell, TimeReversedFusedRNN, "
     "GRUBlockCell(V2) and LayerNormBasicLSTMCell: tf1_train.compat.install() (the same "
     "objects as tf.compat.v1.nn.rnn_cell's, the fused cells on TensorFlow's own kernels); "
     "the other contrib-only cells (AttentionCellWrapper, NASCell, ...): "

@@ -191,7 +191,7 @@ _rule(
     "rnn-cell",
     BREAKS,
     "tf1_train.compat.install() at the top of the program makes tf.compat.v1.nn.rnn_cell.* "
-    "(and tf.contrib.rnn's core cells, static_rnn, stack_bidirectional_dynamic_rnn and "
+    "(and tf.contrib.rnn's core cells, static_rnn, stack_bidirectional_(dynamic_)rnn and "
     "its LSTMBlockCell, LSTMBlockFusedCell, TimeReversedFusedRNN, GRUBlockCell(V2), "
     "LayerNormBasicLSTMCell) "
     "TensorFlow's own legacy cells again (same variable names and numbers, shared by "

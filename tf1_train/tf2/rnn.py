@@ -28,7 +28,9 @@ tf1_train/tf2/rnn_cells.py; this module hands them out with the loops):
   ``tf.nn.dynamic_rnn`` does, ``sequence_length`` included: outputs past a
   length are zeros and the state stops there. ``static_rnn`` made the same
   variables and numbers (its outputs: ``tf.unstack(outputs, axis=1)``);
-  ``BidirectionalDynamicRNN`` is ``bidirectional_dynamic_rnn``.
+  ``BidirectionalDynamicRNN`` is ``bidirectional_dynamic_rnn`` (and
+  ``static_bidirectional_rnn``), ``StackBidirectionalRNN`` contrib.rnn's
+  ``stack_bidirectional_dynamic_rnn`` and ``stack_bidirectional_rnn``.
 
 Initial values follow the cells' TF1 defaults in kind (Glorot-uniform
 kernels, a GRU's gate bias at 1), seeded by name as tf1_train's other TF2
@@ -82,14 +84,54 @@ class BidirectionalDynamicRNN:
     def __init__(self, params: Params, cell_fw: _Cell, cell_bw: _Cell, depth: int,
                  scope: str = "bidirectional_rnn"):  # fmt: skip
         self.cells = (cell_fw, cell_bw)
-        cell_fw.build(params, f"{scope}/fw", depth)
-        cell_bw.build(params, f"{scope}/bw", depth)
+        # the depth of the outputs concatenated, what a stacked layer reads
+        self.output_depth = cell_fw.build(params, f"{scope}/fw", depth) + cell_bw.build(
+            params, f"{scope}/bw", depth
+        )
 
     def __call__(self, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor] = None):
         out_fw, state_fw = _unroll(self.cells[0], inputs, sequence_length)
         out_bw, state_bw = _unroll(self.cells[1], _reverse(inputs, sequence_length),
                                    sequence_length)  # fmt: skip
         return (out_fw, _reverse(out_bw, sequence_length)), (state_fw, state_bw)
+
+
+class StackBidirectionalRNN:
+    """contrib.rnn's ``stack_bidirectional_dynamic_rnn(cells_fw, cells_bw,
+    inputs, sequence_length=...)`` and, ``static=True``, its
+    ``stack_bidirectional_rnn``: one ``BidirectionalDynamicRNN`` per pair of
+    cells, each fed the last one's outputs concatenated, under
+    ``scope/cell_<i>/bidirectional_rnn/`` (the static one: ``scope/cell_<i>/``).
+    Returns ``(outputs, states_fw, states_bw)``; the static one takes and
+    gives a list of ``[batch, depth]`` steps, as TF1 did."""
+
+    def __init__(
+        self,
+        params: Params,
+        cells_fw: List[_Cell],
+        cells_bw: List[_Cell],
+        depth: int,
+        scope: str = "stack_bidirectional_rnn",
+        static: bool = False,
+    ):
+        if not cells_fw or len(cells_fw) != len(cells_bw):
+            raise ValueError("cells_fw and cells_bw must be lists of one cell per layer, as long")
+        self.static, self.layers = static, []
+        for i, (fw, bw) in enumerate(zip(cells_fw, cells_bw)):
+            under = f"{scope}/cell_{i}" + ("" if static else "/bidirectional_rnn")
+            self.layers.append(BidirectionalDynamicRNN(params, fw, bw, depth, under))
+            depth = self.layers[-1].output_depth
+
+    def __call__(self, inputs, sequence_length: Optional[tf.Tensor] = None):
+        x = tf.stack(inputs, axis=1) if self.static else inputs
+        states_fw, states_bw = [], []
+        for layer in self.layers:
+            (out_fw, out_bw), (state_fw, state_bw) = layer(x, sequence_length)
+            x = tf.concat([out_fw, out_bw], 2)
+            states_fw.append(state_fw)
+            states_bw.append(state_bw)
+        outputs = tf.unstack(x, axis=1) if self.static else x
+        return outputs, tuple(states_fw), tuple(states_bw)
 
 
 class LSTMBlockFusedCell:
