@@ -45,3 +45,20 @@ def layer_norm(images, is_training, num_classes):
     weights = tf.get_variable("softmax_w", [UNITS, num_classes], dtype=rows.dtype)
     bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
     return tf.nn.xw_plus_b(outputs[:, -1], weights, bias)
+
+
+def attention(images, is_training, num_classes):
+    """Magenta's attention RNN (``events_rnn_graph.make_rnn_cell`` with
+    ``attn_length``): the first layer's cell wrapped in
+    ``AttentionCellWrapper``, each layer in a ``DropoutWrapper``, stacked by
+    ``MultiRNNCell`` under ``dynamic_rnn``, batch-major."""
+    rows = tf.reduce_mean(images, axis=3)
+    keep = 0.9 if is_training else 1.0
+    first = rnn.AttentionCellWrapper(rnn.BasicLSTMCell(UNITS), 4, state_is_tuple=True)
+    cells = [
+        rnn.DropoutWrapper(c, output_keep_prob=keep) for c in (first, rnn.BasicLSTMCell(UNITS))
+    ]
+    outputs, _ = tf.nn.dynamic_rnn(rnn.MultiRNNCell(cells), rows, dtype=rows.dtype)
+    weights = tf.get_variable("softmax_w", [UNITS, num_classes], dtype=rows.dtype)
+    bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
+    return tf.nn.xw_plus_b(outputs[:, -1], weights, bias)

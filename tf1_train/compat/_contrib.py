@@ -25,7 +25,9 @@ what they did (tf1_train/compat/_contrib_rnn.py). And two functions:
 layers of the core ``bidirectional_dynamic_rnn`` and
 ``static_bidirectional_rnn`` under ``stack_bidirectional_rnn/cell_<i>/``,
 each layer fed the last one's outputs concatenated; they are built so again.
-The other contrib-only cells (``AttentionCellWrapper``, ``NASCell``, ...) raise.
+``AttentionCellWrapper`` was core ops around the wrapped cell: the same ops
+again (tf1_train/compat/_contrib_attention.py). The other contrib-only cells
+(``NASCell``, ``GridLSTMCell``, ...) raise.
 
 Only these submodules: ``import tensorflow.contrib.slim`` (or any other)
 still raises ``ModuleNotFoundError``, so the common ``try: ... except
@@ -41,8 +43,8 @@ PLACEHOLDERS = {
     "package (tfmot.quantization.keras), for Keras models",
     "training": "HParams: a dataclass or a dict; the input helpers: tf.data",
     "rnn": "its core cells, static_rnn, stack_bidirectional_(dynamic_)rnn and the fused "
-    "LSTMBlockCell, LSTMBlockFusedCell, GRUBlockCell(V2), TimeReversedFusedRNN and "
-    "LayerNormBasicLSTMCell are kept; "
+    "LSTMBlockCell, LSTMBlockFusedCell, GRUBlockCell(V2), TimeReversedFusedRNN, "
+    "LayerNormBasicLSTMCell and AttentionCellWrapper are kept; "
     "for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
@@ -60,6 +62,7 @@ RNN_CELL_NAMES = (
 )
 # contrib's own cells, kept on what TensorFlow 2.21 still has (_contrib_rnn.py).
 RNN_KEPT = (
+    "AttentionCellWrapper",
     "GRUBlockCell",
     "GRUBlockCellV2",
     "LSTMBlockCell",

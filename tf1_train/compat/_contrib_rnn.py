@@ -37,6 +37,7 @@ from tensorflow.python.keras.engine.input_spec import InputSpec
 from tensorflow.python.keras.legacy_tf_layers import base as layers_base
 
 from tf1_train.compat import rnn_cell
+from tf1_train.compat._contrib_attention import AttentionCellWrapper
 
 v1 = tf.compat.v1
 
@@ -298,6 +299,7 @@ class LayerNormBasicLSTMCell(_LSTMSizes, rnn_cell.RNNCell):
 
 
 KEPT = {
+    "AttentionCellWrapper": AttentionCellWrapper,
     "LSTMBlockCell": LSTMBlockCell,
     "GRUBlockCell": GRUBlockCell,
     "GRUBlockCellV2": GRUBlockCellV2,

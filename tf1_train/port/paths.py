@@ -207,9 +207,10 @@ CONTRIB: Dict[str, str] = {
     "learn": "none (removed; tf.data + a Session loop)",
     "rnn": "its core cells, static_rnn, LSTMBlockCell, "
     "stack_bidirectional_(dynamic_)rnn, LSTMBlockFusedCell, TimeReversedFusedRNN, "
-    "GRUBlockCell(V2) and LayerNormBasicLSTMCell: tf1_train.compat.install() (the same "
+    "GRUBlockCell(V2), LayerNormBasicLSTMCell and AttentionCellWrapper: "
+    "tf1_train.compat.install() (the same "
     "objects as tf.compat.v1.nn.rnn_cell's, the fused cells on TensorFlow's own kernels); "
-    "the other contrib-only cells (AttentionCellWrapper, NASCell, ...): "
+    "the other contrib-only cells (NASCell, GridLSTMCell, ...): "
     "tf.keras.layers RNN cells (not shared by variable_scope reuse) or a cell of your own",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
     "seq2seq": "TensorFlow Addons seq2seq (unmaintained) or your own",
