@@ -20,7 +20,8 @@ tf1_train/tf2/rnn_cells.py; this module hands them out with the loops):
   fused kernel's gradient, which passes through an active ``cell_clip``),
   ``GRUBlockCell`` (GRUCell's formula on ``w_ru``, ``b_ru``, ``w_c``, ``b_c``)
   and ``LayerNormBasicLSTMCell`` (BasicLSTMCell's with each gate and the new
-  cell state layer-normalized; no recurrent dropout);
+  cell state layer-normalized; no recurrent dropout) and
+  ``AttentionCellWrapper`` (its ops around the wrapped cell);
 - ``LSTMBlockFusedCell`` runs LSTMCell's formula over a time-major input
   under the fused cell's names, ``reverse=True`` as ``TimeReversedFusedRNN``;
 - ``MultiRNNCell`` stacks them (``multi_rnn_cell/cell_<i>/``), and
@@ -46,6 +47,7 @@ import tensorflow as tf
 
 from tf1_train.tf2.layers import Params
 from tf1_train.tf2.rnn_cells import (  # noqa: F401 (the cells are this module's too)
+    AttentionCellWrapper,
     BasicLSTMCell,
     BasicRNNCell,
     GRUBlockCell,

@@ -264,6 +264,70 @@ class MultiRNNCell(_Cell):
         return x, tuple(new)
 
 
+class AttentionCellWrapper(_Cell):
+    """contrib.rnn's ``AttentionCellWrapper(cell, attn_length)``: TF 1.15's
+    ops around the wrapped cell (built under the wrapper's scope); the state
+    is (the cell's state, the last attention read, the last ``attn_length``
+    outputs), or those concatenated (``state_is_tuple=False``)."""
+
+    scope = "attention_cell_wrapper"
+
+    def __init__(self, cell: _Cell, attn_length: int, attn_size: Optional[int] = None,
+                 attn_vec_size: Optional[int] = None, input_size: Optional[int] = None,
+                 state_is_tuple: bool = True):  # fmt: skip
+        if attn_length <= 0:
+            raise ValueError(f"attn_length should be greater than zero, got {attn_length}")
+        self.cell, self.length, self.input_size = cell, attn_length, input_size
+        self.units = attn_size or cell.units  # the output, what a stacked layer reads
+        self.vec, self.tuple = attn_vec_size or self.units, state_is_tuple
+
+    def build(self, params, prefix, depth):
+        name, size, vec = self._under(prefix), self.units, self.vec
+        width = self.input_size or depth
+        self.kernel = params.create(f"{name}/kernel", [depth + size, width], glorot_uniform)
+        self.bias = params.create(f"{name}/bias", [width], zeros)
+        out = self.cell.build(params, name, width)
+        query = sum(int(s.shape[-1]) for s in tf.nest.flatten(self.cell.zero_state(1, tf.float32)))
+        self.attn_w = params.create(f"{name}/attention/attn_w", [1, 1, size, vec], glorot_uniform)
+        self.attn_v = params.create(f"{name}/attention/attn_v", [vec], glorot_uniform)
+        self.query = params.create(f"{name}/attention/kernel", [query, vec], glorot_uniform)
+        self.query_bias = params.create(f"{name}/attention/bias", [vec], zeros)
+        proj = f"{name}/attn_output_projection"
+        self.proj = params.create(f"{proj}/kernel", [out + size, size], glorot_uniform)
+        self.proj_bias = params.create(f"{proj}/bias", [size], zeros)
+        return size
+
+    def zero_state(self, batch, dtype):
+        inner = self.cell.zero_state(batch, dtype)
+        state = (inner, tf.zeros([batch, self.units], dtype),
+                 tf.zeros([batch, self.units * self.length], dtype))  # fmt: skip
+        return state if self.tuple else (tf.concat(tf.nest.flatten(state), 1),)
+
+    def __call__(self, x, state):
+        if not self.tuple:
+            widths = [self.cell.units, self.units, self.units * self.length]
+            inner, attns, window = tf.split(state[0], widths, axis=1)
+            inner = (inner,)  # a one-tensor state, as TF1 required of it here
+        else:
+            inner, attns, window = state
+        window = tf.reshape(window, [-1, self.length, self.units])
+        out, new = self.cell(self._affine(x, attns, self.kernel, self.bias), inner)
+        attns = self._attention(tf.concat(tf.nest.flatten(new), 1), window, x)
+        output = self._affine(out, attns, self.proj, self.proj_bias)
+        window = tf.concat([window[:, 1:], tf.expand_dims(output, 1)], 1)
+        state = (new, attns, tf.reshape(window, [-1, self.length * self.units]))
+        return output, state if self.tuple else (tf.concat(tf.nest.flatten(state), 1),)
+
+    def _attention(self, query, window, x):
+        hidden = tf.reshape(window, [-1, self.length, 1, self.units])
+        features = tf.nn.conv2d(hidden, read(self.attn_w, x), [1, 1, 1, 1], "SAME")
+        y = tf.nn.bias_add(tf.matmul(query, read(self.query, x)), read(self.query_bias, x))
+        y = tf.reshape(y, [-1, 1, 1, self.vec])
+        a = tf.nn.softmax(tf.reduce_sum(read(self.attn_v, x) * tf.tanh(features + y), [2, 3]))
+        d = tf.reduce_sum(tf.reshape(a, [-1, self.length, 1, 1]) * hidden, [1, 2])
+        return tf.reshape(d, [-1, self.units])
+
+
 def _clip(c: tf.Tensor, clip: float, passes_gradient: bool) -> tf.Tensor:
     """The cell state clipped to [-clip, clip]; its gradient stopped where
     clipped (clip_by_value's), or passed through as the fused kernels did."""
