@@ -8,8 +8,9 @@ The TF1 side trains each case in its own tf.Graph, on tf1_train's towers, and
 saves per case (``<out_dir>/<id>_tf1.npz``): the initial weights (by TF1
 name), the exact batches the steps consumed, the per-step losses, the
 variables after every step (``record: all``) or at the end, the moving
-averages of the weights, and one forward and backward pass on the first
-batch (logits, loss, every gradient). The TF2 side starts from those weights,
+averages of the weights, and, when the TF2 side is an object of the user's,
+one forward and backward pass on the first batch (logits, loss, every
+gradient) with what the hints read of the graph. The TF2 side starts from those weights,
 feeds those batches and saves the same keys. The two never share a process:
 a TF1 graph and a TF2 program in one process interfere (PORTING.md P15), and
 Keras numbers its layers by what else the process built.
@@ -77,7 +78,9 @@ def run_tf1(case: Dict, out: str) -> None:
         slots = sess.run(optimizer_state(g.saved_variables, g.model_variables))
     images, labels = _batches(source, cfg, pre, case["steps"])
     scale = 0.0 if pre else float(source.scale)
-    forward = _forward_tf1(cfg, source.num_classes, initial, images[0], labels[0], scale)
+    forward = {}
+    if is_users_object(case):  # the only side with a forward pass to compare it with
+        forward = _forward_tf1(cfg, source.num_classes, initial, images[0], labels[0], scale)
     np.savez(
         out + "_tf1.npz",
         losses=np.array(losses),
@@ -221,9 +224,17 @@ def graph_facts(graph) -> Dict[str, np.ndarray]:
     }
 
 
+def is_users_object(case: Dict) -> bool:
+    """The TF2 side is an object of the user's (port/user_side.py), which
+    records a forward pass on the first batch; tf1_train's own twin and the
+    Keras fit route record the steps only, so the TF1 side skips its forward
+    graph for them (the ResNets' dearest part after the training graph)."""
+    return bool(case["tf2"] and ":" in case["tf2"] or case["tf2_optimizer"] == "keras")
+
+
 def run_tf2(case: Dict, out: str) -> None:
     """A TF2 object of the user's (port/user_side.py), or tf1_train's own twin."""
-    if case["tf2"] and ":" in case["tf2"] or case["tf2_optimizer"] == "keras":
+    if is_users_object(case):
         from tf1_train.port import user_side
 
         user_side.run(case, out)
