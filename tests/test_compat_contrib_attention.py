@@ -21,6 +21,7 @@ from tests.test_compat_contrib_rnn import (
     _trained,
     _value,
 )
+from tf1_train.tf2 import rnn as tf2_rnn
 
 v1 = tf.compat.v1
 SCOPE = "rnn/attention_cell_wrapper/"
@@ -122,6 +123,11 @@ def test_attention_wrapper_refuses_what_tf1_refused(installed):
         rnn.AttentionCellWrapper(rnn.GRUCell(4), 0)
     with pytest.raises(ValueError, match="state_is_tuple is not set"):
         rnn.AttentionCellWrapper(rnn.LSTMCell(4), 2, state_is_tuple=False)
+    # and the TF2 twin's, the same way
+    with pytest.raises(ValueError, match="attn_length should be greater than zero"):
+        tf2_rnn.AttentionCellWrapper(tf2_rnn.GRUCell(4), 0)
+    with pytest.raises(ValueError, match="state_is_tuple is not set"):
+        tf2_rnn.AttentionCellWrapper(tf2_rnn.LSTMCell(4), 2, state_is_tuple=False)
 
 
 def test_a_users_attention_rnn_model_trains_on_the_towers(tmp_path):

