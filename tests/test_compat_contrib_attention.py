@@ -133,7 +133,9 @@ def test_attention_wrapper_refuses_what_tf1_refused(installed):
 def test_a_users_attention_rnn_model_trains_on_the_towers(tmp_path):
     # tests/user_models/fused_rnn.py's attention: Magenta's attention RNN
     # (the first layer's cell wrapped, dropout wrappers, MultiRNNCell).
-    shapes = _trained(tmp_path, "attention", "parameter_server")
+    # It learns slower than the fused models, and its dropout masks vary run to
+    # run: final losses 1.41-1.52 measured in 5 runs, so the bar is 1.8.
+    shapes = _trained(tmp_path, "attention", "parameter_server", max_loss=1.8)
     wrapper = "rnn/multi_rnn_cell/cell_0/attention_cell_wrapper/"
     cell = sorted(k[len(wrapper) :] for k in shapes if k.startswith(wrapper) and "Adam" not in k)
     assert cell == sorted(["kernel", "bias", "basic_lstm_cell/kernel", "basic_lstm_cell/bias",

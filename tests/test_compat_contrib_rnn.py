@@ -197,9 +197,10 @@ def test_gru_block_cell_takes_num_units_or_the_old_cell_size(installed):
             rnn.GRUBlockCell(**kwargs)
 
 
-def _trained(tmp_path, model: str, mode: str) -> dict:
+def _trained(tmp_path, model: str, mode: str, max_loss: float = 1.5) -> dict:
     """Trains tests/user_models/fused_rnn.py's ``model`` on 2 towers for 40
-    steps through the CLI; its checkpoint's {name: shape}."""
+    steps through the CLI (the final loss below ``max_loss``); its
+    checkpoint's {name: shape}."""
     out = run_cli([
         f"--model=tests.user_models.fused_rnn:{model}", "--num_gpus=2",
         f"--variable_update={mode}", "--train_steps=40", "--optimizer=adam",
@@ -207,7 +208,7 @@ def _trained(tmp_path, model: str, mode: str) -> dict:
     ])  # fmt: skip
     assert out.returncode == 0, out.stderr[-3000:]
     summary = json.loads((tmp_path / "run_summary.json").read_text())
-    assert summary["final_loss"] < 1.5  # from ln(10) = 2.30 at the start
+    assert summary["final_loss"] < max_loss  # from ln(10) = 2.30 at the start
     return tf.train.load_checkpoint(str(tmp_path)).get_variable_to_shape_map()
 
 
