@@ -28,11 +28,12 @@ def _summary(train_dir):
     return json.loads((train_dir / "run_summary.json").read_text())
 
 
-def _launch(args, train_flags, timeout=200):
+def _launch(args, train_flags, timeout=200, env=None):
     return run_cli(
         ["--timeout_secs=180", *args, "--", *TRAIN_FLAGS, *train_flags],
         module="tf1_train.launch",
         timeout=timeout,
+        env=env,
     )
 
 
@@ -45,6 +46,7 @@ def _losses(stdout, task):
 @pytest.fixture(scope="module")
 def async_job(tmp_path_factory):
     train_dir = tmp_path_factory.mktemp("async")
+    temp = tmp_path_factory.mktemp("async_tmp")  # the tasks' TMPDIR
     out = _launch(
         ["--num_ps=1", "--num_workers=2", "--use_tf_config"],
         [
@@ -54,13 +56,14 @@ def async_job(tmp_path_factory):
             "--save_checkpoint_steps=50",
             f"--train_dir={train_dir}",
         ],
+        env={"TMPDIR": str(temp)},
     )
-    return out, train_dir
+    return out, train_dir, temp
 
 
 @pytest.mark.timeout(240)
 def test_async_job_reaches_the_target_step_and_the_loss_falls(async_job):
-    out, train_dir = async_job
+    out, train_dir, _ = async_job
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     summary = _summary(train_dir)
     # Each worker stops once it reads global_step >= train_steps; the other
@@ -80,17 +83,21 @@ def test_async_job_reaches_the_target_step_and_the_loss_falls(async_job):
 
 @pytest.mark.timeout(240)
 def test_parameter_servers_exit_by_themselves_with_status_0(async_job):
-    out, _ = async_job
+    out, _, temp = async_job
     assert "[ps0] ps0: all workers done, exiting" in out.stdout
     for task in ("ps0", "worker0", "worker1"):
         assert f"[launch] {task} exited with status 0" in out.stderr
+    # Workers end with os._exit, which runs no atexit hook: AutoGraph's
+    # generated modules (4 per worker before errors.hard_exit removed them)
+    # would stay in the temp directory after every job.
+    assert not list(temp.iterdir())
     # Every line a task printed is prefixed with its name.
     assert all(re.match(r"\[(ps0|worker[01])\] ", line) for line in out.stdout.splitlines())
 
 
 @pytest.mark.timeout(240)
 def test_chief_checkpoint_restores_in_a_single_process_run(async_job):
-    _, train_dir = async_job
+    _, train_dir, _ = async_job
     cluster = _summary(train_dir)
     checkpoint, step = cluster["checkpoint"], cluster["global_step"]
     assert checkpoint == f"{train_dir}/model.ckpt-{step}"

@@ -18,7 +18,10 @@ clean save (128 + the signal's number, as a shell reports it), are above, so
 "preempted, resume me" is never read as "succeeded" nor as "give up".
 """
 
+import os
 import signal
+import sys
+from typing import NoReturn
 
 EXIT_BAD_INPUT = 2
 EXIT_DIVERGED = 3
@@ -30,6 +33,31 @@ EXIT_CLUSTER = 128 + 75
 def signal_status(signal_name: str) -> int:
     """128 + the signal's number: 143 for SIGTERM, 130 for SIGINT."""
     return 128 + int(signal.Signals[signal_name])
+
+
+def hard_exit(status: int) -> NoReturn:
+    """Ends the process at once (``os._exit``), as a cluster task must: the
+    interpreter's shutdown would wait on a session whose peer is gone.
+
+    What that shutdown would have done that matters to the user is done here:
+    the output is flushed, and AutoGraph's generated modules (each
+    ``tf.data`` map function's, written to the temp directory and removed
+    only by an ``atexit`` hook) are deleted, so that a long-lived machine's
+    /tmp does not fill with one file per function per task run.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if name.startswith("__autograph_generated_file") and path:
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+    os._exit(status)
 
 
 class UserError(Exception):

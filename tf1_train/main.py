@@ -36,6 +36,7 @@ from tf1_train.errors import (
     RunFailed,
     TrainingDiverged,
     UserError,
+    hard_exit,
     signal_status,
 )
 
@@ -259,8 +260,7 @@ def fail(message: str, status: int = EXIT_BAD_INPUT, hard: bool = False) -> NoRe
     """
     print(f"error: {message}", file=sys.stderr, flush=True)
     if hard:
-        sys.stdout.flush()
-        os._exit(status)
+        hard_exit(status)
     sys.exit(status)
 
 
@@ -335,10 +335,7 @@ def dispatch(cfg: cfglib.Config) -> None:
         result = worker.run(cfg)
         # A cluster task ends hard: the teardown of a session whose peer went
         # away (a ps that missed the "done" token) would wait for it forever.
-        status = signal_status(result.stop_signal) if result.stop_signal else 0
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(status)
+        hard_exit(signal_status(result.stop_signal) if result.stop_signal else 0)
     from tf1_train import train
 
     _exit_if_stopped(train.run(cfg))

@@ -9,7 +9,7 @@ acted on only after the call.
 
 ``guard`` watches one such call from a thread: past its deadline the thread
 prints one line naming what was waited for and ends the process with the
-retryable status (``os._exit``: a normal exit would wait on the same call).
+retryable status (``errors.hard_exit``: a normal exit would wait on the same call).
 A SIGTERM or SIGINT that arrives meanwhile is seen at once through
 ``signal.set_wakeup_fd`` (written by the C-level handler, so it works while
 the main thread is blocked): if the call has not returned within
@@ -28,7 +28,7 @@ import threading
 import time
 from typing import Iterator, Optional
 
-from tf1_train.errors import EXIT_CLUSTER
+from tf1_train.errors import EXIT_CLUSTER, hard_exit
 
 STOP_GRACE_SECS = 5.0
 _STOP_SIGNALS = (int(signal.SIGTERM), int(signal.SIGINT))
@@ -39,7 +39,7 @@ def _say_and_exit(line: str, status: int) -> None:
         sys.stdout.flush()
         print(line, file=sys.stderr, flush=True)
     finally:
-        os._exit(status)
+        hard_exit(status)
 
 
 @contextlib.contextmanager

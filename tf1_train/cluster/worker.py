@@ -191,7 +191,7 @@ def _attempt(task: Task, stop: signals.StopRequest, seen: _Seen):
     except tf.errors.OpError as e:
         # After a failed cluster step, closing the session (also from its
         # __del__) waits forever for the lost task: keep it referenced and
-        # let main.py end the process with os._exit.
+        # let main.py end the process with errors.hard_exit.
         _ABANDONED.append(sess)
         sess = None
         if updater:
