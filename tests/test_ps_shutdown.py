@@ -4,6 +4,7 @@ this test process playing the workers through the ps's gRPC target."""
 import socket
 import subprocess
 import sys
+import types
 
 import pytest
 import tensorflow as tf
@@ -120,3 +121,41 @@ def test_parameter_server_exits_retryable_when_the_chief_is_gone_for_good():
     assert len(errors) == 1 and "Traceback" not in err, err
     assert errors[0].startswith("error: ps0: the chief (worker0 at 127.0.0.1:")
     assert "has not been reachable for 2 s (--startup_timeout_secs)" in errors[0]
+
+
+def test_a_worker_closes_its_session_before_its_token_lets_the_ps_go(monkeypatch):
+    # A ps exits once it holds every worker's token, and TensorFlow's close
+    # of a session that reaches a ps already gone waits for it: the last
+    # worker to report, closing after its token, ended a finished job with
+    # the watchdog's 203 (1 run in 3 here once the tasks started as fast as
+    # a ps exits). The token goes through a session of its own, never closed.
+    from tf1_train.cluster import worker
+
+    events = []
+
+    class Session:
+        def __init__(self, target=None, graph=None, config=None):
+            self.name = "main" if target is None else "tokens"
+
+        def close(self):
+            events.append(("close", self.name))
+
+    def notify(sess, ops):
+        events.append(("token", sess.name))
+        return True
+
+    monkeypatch.setattr(server, "notify_parameter_servers", notify)
+    monkeypatch.setattr(worker.v1, "Session", Session)
+    monkeypatch.setattr(worker, "_ABANDONED", [])
+    cluster = ClusterConfig(ps_hosts=("127.0.0.1:1",), worker_hosts=("127.0.0.1:2",))
+    task = worker.Task(
+        cfg=types.SimpleNamespace(cluster=cluster), plan=None, g=types.SimpleNamespace(graph=None),
+        server=types.SimpleNamespace(target="grpc://127.0.0.1:2"), config=None, name="worker0",
+        ready=None, shutdown=["token_op"],
+    )  # fmt: skip
+    worker._shutdown(task, Session(), None, notify=True)
+    assert events == [("close", "main"), ("token", "tokens")]
+    assert [s.name for s in worker._ABANDONED] == ["tokens"]  # never closed
+    events.clear()
+    worker._shutdown(task, Session(), None, notify=False)  # stopped by a signal: no token
+    assert events == [("close", "main")]

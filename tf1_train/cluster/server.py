@@ -106,8 +106,7 @@ def shutdown_ops(cfg: ClusterConfig) -> List[tf.Operation]:
 
 def notify_parameter_servers(sess: v1.Session, ops: List[tf.Operation]) -> bool:
     """Leaves this worker's token on every ps; a ps already gone is reported,
-    not fatal. Returns False if any ps was not told (the session must then
-    not be closed: closing would wait for that ps)."""
+    not fatal. Returns False if any ps was not told."""
     options = v1.RunOptions(timeout_in_ms=NOTIFY_TIMEOUT_MS)
     told = True
     for i, op in enumerate(ops):

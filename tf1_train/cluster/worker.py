@@ -206,27 +206,28 @@ def _attempt(task: Task, stop: signals.StopRequest, seen: _Seen):
 
 
 def _shutdown(task: Task, sess: v1.Session, updater, notify: bool) -> None:
-    """Stops the chief's updater, tells every ps, closes the session.
+    """Stops the chief's updater, closes the session, then tells every ps.
 
-    Each call has a deadline (``watchdog``). After a failed notify the
-    session is not closed: closing waits for the task that did not answer
-    (a ps that missed the token gives up on its own after its bounded wait).
+    In that order: a ps exits once it holds every worker's token, and a close
+    that reaches a ps already gone waits for it (TensorFlow's close has no
+    deadline of its own), so the last worker to report would end a finished
+    job with the watchdog's 203. The session is closed while every ps still
+    waits for this worker; the token goes through a session of its own,
+    never closed. Each call has a deadline (``watchdog``).
     """
     if updater:
         updater.stop()
     cl = task.cfg.cluster
-    told = True
-    if notify:
-        secs = len(task.shutdown) * server.NOTIFY_TIMEOUT_MS / 1000 + 10
-        with watchdog.guard(task.name, "telling the parameter servers it is done", secs):
-            told = server.notify_parameter_servers(sess, task.shutdown)
-    if not told:
-        _ABANDONED.append(sess)
-        return
     with watchdog.guard(task.name, "closing its session", cl.operation_timeout_secs + 10):
         sess.close()
     if updater:
         updater.join(timeout=10)
+    if notify:
+        secs = len(task.shutdown) * server.NOTIFY_TIMEOUT_MS / 1000 + 10
+        with watchdog.guard(task.name, "telling the parameter servers it is done", secs):
+            tokens = v1.Session(task.server.target, graph=task.g.graph, config=task.config)
+            _ABANDONED.append(tokens)  # closing it would wait for a ps that has exited
+            server.notify_parameter_servers(tokens, task.shutdown)
 
 
 def _loop(task: Task, sess: v1.Session, stop, restored, seen: _Seen) -> loop.Outcome:
