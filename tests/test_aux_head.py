@@ -4,14 +4,12 @@ Inception's auxiliary head, as slim's train_image_classifier.py trained it
 
 import dataclasses
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.conftest import ROOT, small_config
+from tests.conftest import run_clis, small_config
 from tests.test_user_code import _build, _labels_of
 from tests.user_models import aux_head
 from tf1_train import export, models
@@ -57,23 +55,16 @@ def test_each_towers_loss_adds_its_aux_head_term_once(mode, loss):
         assert abs(losses[i] - _xent(logits, y)) > 0.1  # the aux term is there
 
 
-def _start(module, args, train_dir):
-    argv = [sys.executable, "-m", module, *args, f"--train_dir={train_dir}"]
-    return subprocess.Popen(
-        argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-
-
 def test_both_entry_points_train_the_same_numbers_and_export_the_logits(tmp_path):
     args = [f"--model={UM}:build", f"--tf2_model={UM}:AuxHeadTwin", f"--loss={UM}:loss_with_aux",
             "--num_gpus=2", "--deterministic", "--seed=3", "--train_steps=10",
             "--display_every=5", "--batch_size=8", "--learning_rate=0.05"]  # fmt: skip
     modules = ("tf1_train.main", "tf1_train.tf2.main")
-    runs = {m: _start(m, args, tmp_path / m) for m in modules}
+    runs = [[*args, f"--train_dir={tmp_path / m}"] for m in modules]
     losses, accuracy = {}, {}
-    for module, proc in runs.items():
-        out, err = proc.communicate(timeout=240)
-        assert proc.returncode == 0, err[-3000:]
+    for module, proc in zip(modules, run_clis(runs, module=list(modules))):
+        out = proc.stdout
+        assert proc.returncode == 0, proc.stderr[-3000:]
         losses[module] = [float(x.split()[3]) for x in out.splitlines() if x.startswith("step ")]
         summary = json.loads((tmp_path / module / "run_summary.json").read_text())
         losses[module].append(summary["final_loss"])

@@ -6,21 +6,12 @@ Initial weights are one function of (--seed, variable name) on both paths
 """
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import run_clis
 
 ENTRY_POINTS = ("tf1_train.main", "tf1_train.tf2.main")
-
-
-def _start(module, args, train_dir):
-    argv = [sys.executable, "-m", module, *args, f"--train_dir={train_dir}"]
-    return subprocess.Popen(
-        argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
 
 
 @pytest.mark.parametrize("model", ["mlp", "lenet5"])
@@ -29,13 +20,12 @@ def test_both_clis_give_the_same_losses(tmp_path, model, optimizer, lr):
     args = [f"--model={model}", f"--optimizer={optimizer}", f"--learning_rate={lr}",
             "--num_gpus=2", "--deterministic", "--seed=11", "--train_steps=20",
             "--display_every=5", "--batch_size=16"]  # fmt: skip
-    runs = {m: _start(m, args, tmp_path / m) for m in ENTRY_POINTS}
+    runs = [[*args, f"--train_dir={tmp_path / m}"] for m in ENTRY_POINTS]
     losses = {}
-    for module, proc in runs.items():
-        out, err = proc.communicate(timeout=240)
-        assert proc.returncode == 0, err[-3000:]
+    for module, proc in zip(ENTRY_POINTS, run_clis(runs, module=list(ENTRY_POINTS))):
+        assert proc.returncode == 0, proc.stderr[-3000:]
         losses[module] = [
-            float(line.split()[3]) for line in out.splitlines() if line.startswith("step ")
+            float(line.split()[3]) for line in proc.stdout.splitlines() if line.startswith("step ")
         ]
         summary = json.loads((tmp_path / module / "run_summary.json").read_text())
         losses[module].append(summary["final_loss"])
