@@ -197,12 +197,13 @@ def test_gru_block_cell_takes_num_units_or_the_old_cell_size(installed):
             rnn.GRUBlockCell(**kwargs)
 
 
-def _trained(tmp_path, model: str, mode: str, max_loss: float = 1.5) -> dict:
-    """Trains tests/user_models/fused_rnn.py's ``model`` on 2 towers for 40
+def _trained(tmp_path, model: str, mode: str, max_loss: float = 1.5,
+             module: str = "fused_rnn") -> dict:  # fmt: skip
+    """Trains tests/user_models/``module``.py's ``model`` on 2 towers for 40
     steps through the CLI (the final loss below ``max_loss``); its
     checkpoint's {name: shape}."""
     out = run_cli([
-        f"--model=tests.user_models.fused_rnn:{model}", "--num_gpus=2",
+        f"--model=tests.user_models.{module}:{model}", "--num_gpus=2",
         f"--variable_update={mode}", "--train_steps=40", "--optimizer=adam",
         "--learning_rate=0.01", "--display_every=40", f"--train_dir={tmp_path}",
     ])  # fmt: skip

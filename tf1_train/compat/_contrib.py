@@ -44,7 +44,8 @@ PLACEHOLDERS = {
     "training": "HParams: a dataclass or a dict; the input helpers: tf.data",
     "rnn": "its core cells, static_rnn, stack_bidirectional_(dynamic_)rnn and the fused "
     "LSTMBlockCell, LSTMBlockFusedCell, GRUBlockCell(V2), TimeReversedFusedRNN, "
-    "LayerNormBasicLSTMCell and AttentionCellWrapper are kept; "
+    "LayerNormBasicLSTMCell, AttentionCellWrapper, Input/OutputProjectionWrapper and "
+    "ConvLSTMCell (Conv1D/2D/3DLSTMCell) are kept; "
     "for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
@@ -63,6 +64,12 @@ RNN_CELL_NAMES = (
 # contrib's own cells, kept on what TensorFlow 2.21 still has (_contrib_rnn.py).
 RNN_KEPT = (
     "AttentionCellWrapper",
+    "Conv1DLSTMCell",
+    "Conv2DLSTMCell",
+    "Conv3DLSTMCell",
+    "ConvLSTMCell",
+    "InputProjectionWrapper",
+    "OutputProjectionWrapper",
     "GRUBlockCell",
     "GRUBlockCellV2",
     "LSTMBlockCell",

@@ -1,6 +1,7 @@
 """tf.contrib.rnn's own cells, kept: LSTMBlockCell, LSTMBlockFusedCell,
 TimeReversedFusedRNN, GRUBlockCell(V2) and LayerNormBasicLSTMCell, as TF
-1.15 defined them.
+1.15 defined them (AttentionCellWrapper, the projection wrappers and the
+convolutional LSTM cells are in modules of their own, added to ``KEPT``).
 
 Real TF1 code bases reached for these for speed (the PTB tutorial's
 ``LSTMBlockCell``, DeepSpeech's ``LSTMBlockFusedCell``, reading-comprehension
@@ -38,6 +39,7 @@ from tensorflow.python.keras.legacy_tf_layers import base as layers_base
 
 from tf1_train.compat import rnn_cell
 from tf1_train.compat._contrib_attention import AttentionCellWrapper
+from tf1_train.compat._contrib_core_cells import KEPT as CORE_CELLS
 
 v1 = tf.compat.v1
 
@@ -306,4 +308,5 @@ KEPT = {
     "LayerNormBasicLSTMCell": LayerNormBasicLSTMCell,
     "LSTMBlockFusedCell": LSTMBlockFusedCell,
     "TimeReversedFusedRNN": TimeReversedFusedRNN,
+    **CORE_CELLS,
 }

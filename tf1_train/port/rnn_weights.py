@@ -1,4 +1,5 @@
-"""TF1 RNN-cell weights as Keras 3 ``LSTM`` / ``GRU`` / ``SimpleRNN`` weights.
+"""TF1 RNN-cell weights as Keras 3 ``LSTM`` / ``GRU`` / ``SimpleRNN`` /
+``ConvLSTM1D/2D/3D`` weights.
 
 Porting ``tf.nn.rnn_cell`` code to TF2 Keras layers changes three things
 that no error reports; a port that copies the arrays as they are trains and
@@ -31,7 +32,13 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-_LAYERS = {"lstm": "LSTM", "gru": "GRU", "gru_block": "GRU", "simple_rnn": "SimpleRNN"}  # Keras 3
+_LAYERS = {
+    "lstm": "LSTM",
+    "gru": "GRU",
+    "gru_block": "GRU",
+    "simple_rnn": "SimpleRNN",
+    "conv_lstm": "ConvLSTM{}D",
+}  # Keras 3; conv_lstm: 1, 2 or 3 (the kernel's rank - 2)
 # Column blocks of a TF1 LSTM kernel, taken in Keras' order (i, f, c, o).
 _LSTM_TO_KERAS = (0, 2, 1, 3)
 
@@ -95,6 +102,35 @@ def keras_simple_rnn(kernel, bias) -> List[np.ndarray]:
     return [x_rows, h_rows, bias]
 
 
+def keras_conv_lstm(kernel, biases=None, forget_bias: float = 1.0) -> List[np.ndarray]:
+    """tf.contrib.rnn's ``ConvLSTMCell`` (``Conv1D/2D/3DLSTMCell``) weights as
+    Keras 3 ``ConvLSTM1D/2D/3D(output_channels, kernel_shape,
+    padding="same")``'s [kernel, recurrent_kernel, bias]: the kernel's
+    input-channel rows apart from its state rows, the gates (i, j, f, o) in
+    Keras' order, ``forget_bias`` in the bias (``biases=None``: the cell's
+    ``use_bias=False``, zeros)."""
+    kernel = np.asarray(kernel)
+    if kernel.ndim not in (3, 4, 5) or kernel.shape[-1] % 4:
+        raise ValueError(
+            f"ConvLSTMCell kernel: shape {list(kernel.shape)} is not "
+            "kernel_shape + [in + out channels, 4 * out channels]"
+        )
+    units = kernel.shape[-1] // 4
+    if kernel.shape[-2] <= units:
+        raise ValueError(f"ConvLSTMCell kernel: {kernel.shape[-2]} rows for {units} channels")
+    biases = np.zeros(4 * units, kernel.dtype) if biases is None else np.asarray(biases)
+    keras_bias = _blocks(biases, 4, _LSTM_TO_KERAS).copy()
+    keras_bias[units : 2 * units] += np.asarray(forget_bias, keras_bias.dtype)
+    x_rows, h_rows = kernel[..., :-units, :], kernel[..., -units:, :]
+    return [_blocks(x_rows, 4, _LSTM_TO_KERAS), _blocks(h_rows, 4, _LSTM_TO_KERAS), keras_bias]
+
+
+def tf1_conv_lstm(kernel, recurrent_kernel, bias, forget_bias: float = 1.0) -> List[np.ndarray]:
+    """The inverse of keras_conv_lstm: [kernel, biases]."""
+    kernel, bias = tf1_lstm(kernel, recurrent_kernel, bias, forget_bias)
+    return [kernel, bias]
+
+
 def tf1_lstm(kernel, recurrent_kernel, bias, forget_bias: float = 1.0) -> List[np.ndarray]:
     """The inverse of keras_lstm: Keras LSTM weights as the TF1 cell's
     [kernel, bias] (``forget_bias=0`` for gradients, which the constant
@@ -103,7 +139,7 @@ def tf1_lstm(kernel, recurrent_kernel, bias, forget_bias: float = 1.0) -> List[n
     units = np.asarray(bias).size // 4
     tf1_bias = np.asarray(bias).copy()
     tf1_bias[units : 2 * units] -= np.asarray(forget_bias, tf1_bias.dtype)
-    rows = np.concatenate([np.asarray(kernel), np.asarray(recurrent_kernel)], axis=0)
+    rows = np.concatenate([np.asarray(kernel), np.asarray(recurrent_kernel)], axis=-2)
     return [_blocks(rows, 4, back), _blocks(tf1_bias, 4, back)]
 
 
@@ -133,9 +169,10 @@ def from_checkpoint(
     """(Keras layer name, weights) of the cell saved under ``scope`` (for
     example ``rnn/multi_rnn_cell/cell_0/lstm_cell``) in TF1 checkpoint
     ``path``. ``cell``: "lstm", "gru", "gru_block" (tf.contrib.rnn's
-    GRUBlockCell) or "simple_rnn"; by default a GRU is known by its
-    variables and the others by the scope's default name (``lstm_cell``,
-    ``basic_lstm_cell``, ``lstm_fused_cell``, ``basic_rnn_cell``): their shapes
+    GRUBlockCell), "simple_rnn" or "conv_lstm" (its ConvLSTMCell: Keras'
+    ConvLSTM1D/2D/3D); by default a GRU is known by its variables and the
+    others by the scope's default name (``lstm_cell``, ``basic_lstm_cell``,
+    ``lstm_fused_cell``, ``basic_rnn_cell``, ``conv_2d_lstm_cell`` ...): their shapes
     alone can be either ([12, 8] is an LSTM of 2 units on 10 inputs or a
     BasicRNNCell of 8 units on 4)."""
     import tensorflow as tf
@@ -147,8 +184,16 @@ def from_checkpoint(
     from tf1_train.port import cells  # the layouts by kind (it builds on this module)
 
     kind = cell or _cell_kind(scope, names)
+    if kind == "conv_lstm":
+        _require(scope, names, ("kernel",), path)
+        kernel = reader.get_tensor(f"{scope}/kernel")
+        biases = reader.get_tensor(f"{scope}/biases") if f"{scope}/biases" in names else None
+        layer = _LAYERS[kind].format(kernel.ndim - 2)
+        return layer, keras_conv_lstm(kernel, biases, forget_bias)
     if kind not in cells.KINDS:
-        raise ValueError(f"cell={kind!r}; valid: 'lstm', 'gru', 'gru_block', 'simple_rnn'")
+        raise ValueError(
+            f"cell={kind!r}; valid: 'lstm', 'gru', 'gru_block', 'simple_rnn', 'conv_lstm'"
+        )
     _require(scope, names, cells.TF1_PARTS[kind], path)
     extras = [n for n in ("w_f_diag", "projection/kernel") if f"{scope}/{n}" in names]
     if kind == "lstm" and extras:
@@ -172,9 +217,11 @@ def _cell_kind(scope: str, names: set) -> str:
         return "lstm"
     if base == "basic_rnn_cell":
         return "simple_rnn"
+    if re.fullmatch(r"conv_(\dd_)?lstm_cell", base):  # ConvLSTMCell, Conv1D/2D/3DLSTMCell
+        return "conv_lstm"
     raise ValueError(
         f"{scope}: not a default cell scope name; say which cell it is: "
-        "cell='lstm', 'gru', 'gru_block' or 'simple_rnn'"
+        "cell='lstm', 'gru', 'gru_block', 'simple_rnn' or 'conv_lstm'"
     )
 
 

@@ -193,10 +193,12 @@ _rule(
     "tf1_train.compat.install() at the top of the program makes tf.compat.v1.nn.rnn_cell.* "
     "(and tf.contrib.rnn's core cells, static_rnn, stack_bidirectional_(dynamic_)rnn and "
     "its LSTMBlockCell, LSTMBlockFusedCell, TimeReversedFusedRNN, GRUBlockCell(V2), "
-    "LayerNormBasicLSTMCell, AttentionCellWrapper) "
+    "LayerNormBasicLSTMCell, AttentionCellWrapper, Input/OutputProjectionWrapper, "
+    "ConvLSTMCell) "
     "TensorFlow's own legacy cells again (same variable names and numbers, shared by "
     "variable_scope reuse); in TF2, tf.keras.layers.LSTM / GRU(reset_after=False) / SimpleRNN "
-    "with the weights rearranged by tf1_train.port.rnn_weights (gate order, forget_bias)",
+    "(ConvLSTMCell: ConvLSTM1D/2D/3D) with the weights rearranged by "
+    "tf1_train.port.rnn_weights (gate order, forget_bias)",
     "renames tf.nn.rnn_cell.X to tf.compat.v1.nn.rnn_cell.X, which still raises",
     ROW_RNN_CELL,
 )

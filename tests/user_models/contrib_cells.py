@@ -1,0 +1,45 @@
+"""TF1 recurrent classifiers on tf.contrib.rnn's projection wrappers and
+convolutional LSTM cell, written as their users wrote them. For
+``--model=tests.user_models.contrib_cells:projection`` (or ``:conv_rows``).
+
+Unmodified TF1 code apart from the first two lines: ``tensorflow.contrib``
+is gone in TensorFlow 2 until ``tf1_train.compat.install()`` has run.
+"""
+
+import tf1_train.compat
+
+tf1_train.compat.install()
+
+import tensorflow.compat.v1 as tf  # noqa: E402 (after install(), as a user writes it)
+from tensorflow.contrib import rnn  # noqa: E402
+
+UNITS = 16
+
+
+def projection(images, is_training, num_classes):
+    """Hands-On Machine Learning's (1st edition, chapter 14) RNN and the
+    seq2seq decoders of its time: a dense layer on each step's input
+    (``InputProjectionWrapper``, ReLU) and one on each step's output
+    (``OutputProjectionWrapper``, to the classes), around a GRUCell under
+    ``dynamic_rnn``; the logits are the last step's output."""
+    del is_training
+    rows = tf.reduce_mean(images, axis=3)  # [batch, height, width]
+    inner = rnn.InputProjectionWrapper(rnn.GRUCell(UNITS), 12, activation=tf.nn.relu)
+    cell = rnn.OutputProjectionWrapper(inner, output_size=num_classes)
+    outputs, _ = tf.nn.dynamic_rnn(cell, rows, dtype=rows.dtype)
+    return outputs[:, -1]
+
+
+def conv_rows(images, is_training, num_classes):
+    """The convolutional LSTM of video and radar-nowcasting models, on rows:
+    each image row a 1-D signal of one channel, a ``Conv1DLSTMCell`` over
+    the rows (time), a dense layer on its last output."""
+    del is_training
+    rows = tf.reduce_mean(images, axis=3, keepdims=True)  # [batch, height, width, 1]
+    width = int(rows.shape[2])
+    cell = rnn.Conv1DLSTMCell(input_shape=[width, 1], output_channels=4, kernel_shape=[3])
+    outputs, _ = tf.nn.dynamic_rnn(cell, rows, dtype=rows.dtype)
+    last = tf.reshape(outputs[:, -1], [-1, width * 4])
+    weights = tf.get_variable("softmax_w", [width * 4, num_classes], dtype=rows.dtype)
+    bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
+    return tf.nn.xw_plus_b(last, weights, bias)
