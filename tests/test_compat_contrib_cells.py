@@ -26,6 +26,7 @@ from tests.test_compat_contrib_rnn import (
     _value,
 )
 from tf1_train.port import rnn_weights
+from tf1_train.tf2 import rnn as tf2_rnn
 
 v1 = tf.compat.v1
 PROJ = 3
@@ -134,6 +135,8 @@ def test_the_wrappers_and_conv_cells_refuse_what_tf1_refused(installed):
     rnn = _contrib_rnn()
     with pytest.raises(ValueError, match="output_size must be > 0"):
         rnn.OutputProjectionWrapper(rnn.GRUCell(4), 0)
+    with pytest.raises(ValueError, match="output_size must be > 0"):  # and the TF2 twin's
+        tf2_rnn.OutputProjectionWrapper(tf2_rnn.GRUCell(4), 0)
     with pytest.raises(TypeError, match="not RNNCell"):
         rnn.InputProjectionWrapper(tf.keras.layers.Dense(4), 2)
     with pytest.raises(ValueError, match=r"Invalid input_shape \[5, 2\] for conv_ndims=2"):

@@ -56,6 +56,9 @@ def _cell(lib, kind):
         "attention_gru": lambda: lib.AttentionCellWrapper(
             lib.GRUCell(UNITS), 2, attn_size=4, attn_vec_size=7, state_is_tuple=False
         ),
+        "projections": lambda: lib.OutputProjectionWrapper(
+            lib.InputProjectionWrapper(lib.LSTMCell(UNITS), 3, activation=tf.nn.relu), 4
+        ),
     }[kind]()
 
 
@@ -131,6 +134,7 @@ def _compare(tf1_model, tf2_model, lengths, time_known=True, grad_atol=1e-6):
         "layer_norm_off",
         "attention",
         "attention_gru",
+        "projections",
     ],
 )
 def test_cells_compute_the_legacy_cells_numbers_under_their_names(kind, lengths):

@@ -21,7 +21,9 @@ tf1_train/tf2/rnn_cells.py; this module hands them out with the loops):
   ``GRUBlockCell`` (GRUCell's formula on ``w_ru``, ``b_ru``, ``w_c``, ``b_c``)
   and ``LayerNormBasicLSTMCell`` (BasicLSTMCell's with each gate and the new
   cell state layer-normalized; no recurrent dropout) and
-  ``AttentionCellWrapper`` (its ops around the wrapped cell);
+  ``AttentionCellWrapper`` (its ops around the wrapped cell), and
+  ``OutputProjectionWrapper`` / ``InputProjectionWrapper`` (a dense layer
+  after / before the cell: tf1_train/tf2/rnn_wrappers.py);
 - ``LSTMBlockFusedCell`` runs LSTMCell's formula over a time-major input
   under the fused cell's names, ``reverse=True`` as ``TimeReversedFusedRNN``;
 - ``MultiRNNCell`` stacks them (``multi_rnn_cell/cell_<i>/``), and
@@ -59,6 +61,10 @@ from tf1_train.tf2.rnn_cells import (  # noqa: F401 (the cells are this module's
     MultiRNNCell,
     State,
     _Cell,
+)
+from tf1_train.tf2.rnn_wrappers import (  # noqa: F401
+    InputProjectionWrapper,
+    OutputProjectionWrapper,
 )
 
 
