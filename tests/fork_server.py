@@ -59,9 +59,12 @@ def exit_with(run: Callable[[], None]) -> None:
     except BaseException:
         traceback.print_exc()
     finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
+        # os._exit, as a cluster task ends, through tf1_train's hard_exit: the
+        # output flushed and AutoGraph's generated modules deleted (an atexit
+        # hook would have; each forked run left its files in the temp directory)
+        from tf1_train.errors import hard_exit
+
+        hard_exit(code)
 
 
 def redirect(stdout: str, stderr: str) -> None:
