@@ -1,4 +1,4 @@
-"""tf.contrib.rnn's ``OutputProjectionWrapper`` and ``InputProjectionWrapper``
+"""contrib.rnn's ``OutputProjectionWrapper`` and ``InputProjectionWrapper`` from TF1
 for a TF2 twin: TF1's dense layer after (before) the wrapped cell, on TF1's
 names (``output_projection_wrapper/kernel``, ``bias``, the cell's variables
 under the same scope), so a twin restores the TF1 checkpoint as it is.
