@@ -26,15 +26,9 @@ from __future__ import annotations
 import tensorflow as tf
 
 from tf1_train.compat import rnn_cell
+from tf1_train.compat._contrib_attention import _linear  # TF1's _Linear, with its bias
 
 v1 = tf.compat.v1
-
-
-def _linear(x: tf.Tensor, output_size: int) -> tf.Tensor:
-    """TF1's ``_Linear(x, output_size, True)`` under the current scope."""
-    kernel = v1.get_variable("kernel", [x.shape[-1], output_size], x.dtype)
-    bias = v1.get_variable("bias", [output_size], x.dtype, v1.constant_initializer(0.0))
-    return tf.nn.bias_add(tf.matmul(x, kernel), bias)
 
 
 class _Wrapper(rnn_cell.RNNCell):
@@ -57,7 +51,7 @@ class _Wrapper(rnn_cell.RNNCell):
             return self._cell.zero_state(batch_size, dtype)
 
     def _project(self, x, size):
-        projected = _linear(x, size)
+        projected = _linear([x], size)
         return self._activation(projected) if self._activation else projected
 
 

@@ -70,8 +70,15 @@ def keras_lstm(kernel, bias, forget_bias: float = 1.0) -> List[np.ndarray]:
     x_rows, h_rows = _split_rows(kernel, units, "LSTM kernel")
     if x_rows.shape[1] != 4 * units:
         raise ValueError(f"LSTM kernel: {x_rows.shape[1]} columns, the bias has {4 * units}")
+    return _lstm_to_keras(x_rows, h_rows, bias, forget_bias)
+
+
+def _lstm_to_keras(x_rows, h_rows, bias, forget_bias: float) -> List[np.ndarray]:
+    """An LSTM's input rows, state rows and bias in Keras' gate order, the
+    forget bias in the bias (dense or convolutional: the gates are the last axis)."""
+    units = bias.size // 4
     keras_bias = _blocks(bias, 4, _LSTM_TO_KERAS).copy()
-    keras_bias[units : 2 * units] += np.asarray(forget_bias, bias.dtype)
+    keras_bias[units : 2 * units] += np.asarray(forget_bias, keras_bias.dtype)
     return [_blocks(x_rows, 4, _LSTM_TO_KERAS), _blocks(h_rows, 4, _LSTM_TO_KERAS), keras_bias]
 
 
@@ -119,10 +126,7 @@ def keras_conv_lstm(kernel, biases=None, forget_bias: float = 1.0) -> List[np.nd
     if kernel.shape[-2] <= units:
         raise ValueError(f"ConvLSTMCell kernel: {kernel.shape[-2]} rows for {units} channels")
     biases = np.zeros(4 * units, kernel.dtype) if biases is None else np.asarray(biases)
-    keras_bias = _blocks(biases, 4, _LSTM_TO_KERAS).copy()
-    keras_bias[units : 2 * units] += np.asarray(forget_bias, keras_bias.dtype)
-    x_rows, h_rows = kernel[..., :-units, :], kernel[..., -units:, :]
-    return [_blocks(x_rows, 4, _LSTM_TO_KERAS), _blocks(h_rows, 4, _LSTM_TO_KERAS), keras_bias]
+    return _lstm_to_keras(kernel[..., :-units, :], kernel[..., -units:, :], biases, forget_bias)
 
 
 def tf1_conv_lstm(kernel, recurrent_kernel, bias, forget_bias: float = 1.0) -> List[np.ndarray]:
