@@ -41,7 +41,7 @@ ROWS = [  # id, argv, the flag or file named, what is valid, setup
     ("name_map bad regex", CHECK + ["--name_map={tmp}/m.json"], "--name_map={tmp}/m.json",
      "bad regex", _file("m.json", json.dumps({"rules": [["(", "x"]]}))),
     ("name_map bad cell", CHECK + ["--name_map={tmp}/m.json"], "--name_map={tmp}/m.json",
-     '"kind": "lstm"|"gru"|"gru_block"|"simple_rnn"',
+     '"kind": "lstm"|"gru"|"gru_block"|"simple_rnn"|"conv_lstm"',
      _file("m.json", json.dumps({"cells": [{"tf2": "lstm/lstm_cell", "tf1": "rnn/lstm_cell",
                                             "kind": "peephole_lstm"}]}))),
     ("name_map cells not a list", CHECK + ["--name_map={tmp}/m.json"], "--name_map={tmp}/m.json",

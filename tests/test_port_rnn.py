@@ -5,7 +5,10 @@ GRUCell under dynamic_rnn, after tf1_train.compat.install()); its port,
 tests/user_models/row_rnn_keras.py, is Keras' LSTM, GRU(reset_after=False)
 and Dense, paired by row_rnn_name_map.json's "cells" entries. Its ``masked``
 variant gives dynamic_rnn a sequence_length; row_rnn_keras.py's ports of it
-pass a mask, with Keras' defaults or with zero_output_for_mask=True.
+pass a mask, with Keras' defaults or with zero_output_for_mask=True. And
+tf.contrib.rnn's Conv1DLSTMCell (tests/user_models/contrib_cells.py's
+``conv_rows``) against Keras' ConvLSTM1D (contrib_cells_keras.py), paired by
+a ``conv_lstm`` cell.
 """
 
 import json
@@ -29,6 +32,11 @@ RNN = {"model": "tests.user_models.row_rnn:plain", "tf2": "tests.user_models.row
        "record": "all"}  # fmt: skip
 WRONG_FORGET_BIAS = json.loads(open(MAP).read())
 WRONG_FORGET_BIAS["cells"][0]["forget_bias"] = 0.0  # the TF1 cell adds 1.0
+CONV = "rnn/conv_1d_lstm_cell"
+CONV_MAP = {
+    "pairs": {"dense/kernel": "softmax_w", "dense/bias": "softmax_b"},
+    "cells": [{"tf2": "conv_lstm1d/conv_lstm_cell", "tf1": CONV, "kind": "conv_lstm"}],
+}
 NO_CELLS = {"pairs": {"dense/kernel": "softmax_w", "dense/bias": "softmax_b",
                       "lstm/lstm_cell/kernel": f"{LSTM}/kernel"}}  # fmt: skip
 CASES = {
@@ -42,12 +50,15 @@ CASES = {
     "masked_zeroed": {**RNN, "model": "tests.user_models.row_rnn:masked",
                       "tf2": "tests.user_models.row_rnn_keras:masked",
                       "name_map": name_map.load(MAP), "optimizer": "momentum", "steps": 8},
+    "conv": {**RNN, "model": "tests.user_models.contrib_cells:conv_rows",
+             "tf2": "tests.user_models.contrib_cells_keras:conv_rows", "name_map": CONV_MAP,
+             "optimizer": "momentum", "steps": 8},
 }  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def out_dir(tmp_path_factory):
-    # Two process chains for the three cases (check.run_chains, as
+    # Two process chains for the cases (check.run_chains, as
     # tests/test_port_check.py runs its own), each case as the CLI runs it.
     out = tmp_path_factory.mktemp("port_rnn")
     check.run_chains([{**c, "id": i} for i, c in CASES.items()], str(out), shards=2)
@@ -58,18 +69,35 @@ def _report(out_dir, name):
     return check.report({**CASES[name], "id": name}, out_dir)
 
 
-def test_the_cells_pair_and_the_port_trains_like_the_tf1_model(out_dir):
-    rep = _report(out_dir, "paired")
+PAIRED = {  # case: (the cells, the inventory line, gradients compared in TF1's layout)
+    "paired": ([LSTM, GRU], "8 TF1 and 8 TF2",
+               [f"{LSTM}/kernel", f"{LSTM}/bias", f"{GRU}/gates/kernel", f"{GRU}/candidate/bias"]),
+    "conv": ([CONV], "4 TF1 and 5 TF2", [f"{CONV}/kernel", f"{CONV}/biases"]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", PAIRED)
+def test_the_cells_pair_and_the_port_trains_like_the_tf1_model(out_dir, name):
+    # conv: tf.contrib.rnn's Conv1DLSTMCell against Keras' ConvLSTM1D
+    scopes, inventory, gradients = PAIRED[name]
+    rep = _report(out_dir, name)
     assert rep["ok"], rep["first_divergence"]
     text = check.format_report(rep)
-    assert f"RNN cells paired by the name map: {LSTM}, {GRU}" in text
-    assert "inventory: 8 TF1 and 8 TF2 variables: all matched" in text
+    assert f"RNN cells paired by the name map: {', '.join(scopes)}" in text
+    assert f"inventory: {inventory} variables: all matched" in text
     compared = {r["tensor"] for r in rep["rows"] if r["phase"] == "gradient"}
-    assert {f"{LSTM}/kernel", f"{LSTM}/bias", f"{GRU}/gates/kernel", f"{GRU}/candidate/bias"} <= (
-        compared
-    )  # in TF1's layout, under TF1's names
+    assert set(gradients) <= compared  # in TF1's layout, under TF1's names
     worst = max(r["excess"] for r in rep["rows"])
-    assert worst < 0.5, worst  # measured 0.20 of the tolerance after 10 steps
+    assert worst < 0.5, worst  # measured: paired 0.20 after 10 steps (the CLI), conv 0.09 after 8
+
+
+def test_a_conv_lstm_cell_without_biases_is_named_as_such():
+    pair = cells.Cell("conv_lstm2d/conv_lstm_cell", "rnn/conv_2d_lstm_cell", "conv_lstm")
+    tf1 = {"rnn/conv_2d_lstm_cell/kernel": [3, 3, 5, 16]}
+    tf2 = {f"conv_lstm2d/conv_lstm_cell/{p}": [3, 3, 1, 16] for p in ("kernel", "recurrent_kernel")}
+    [line] = cells.problems([pair], tf1, tf2)
+    assert "no variable rnn/conv_2d_lstm_cell/biases" in line
+    assert "use_bias=False" in line
 
 
 def test_a_forget_bias_the_map_gets_wrong_parts_at_the_logits(out_dir):
@@ -131,7 +159,7 @@ class _Npz(dict):
         return list(self)
 
 
-@pytest.mark.parametrize("kind", ["lstm", "gru", "simple_rnn"])
+@pytest.mark.parametrize("kind", ["lstm", "gru", "simple_rnn", "conv_lstm"])
 def test_cell_layouts_go_there_and_back(kind):
     rng = np.random.RandomState(0)
     units, depth = 3, 2
@@ -139,6 +167,7 @@ def test_cell_layouts_go_there_and_back(kind):
         "lstm": [[depth + units, 4 * units], [4 * units]],
         "simple_rnn": [[depth + units, units], [units]],
         "gru": [[depth + units, 2 * units], [2 * units], [depth + units, units], [units]],
+        "conv_lstm": [[3, 3, depth + units, 4 * units], [4 * units]],
     }[kind]
     cell = cells.Cell("layer/cell", "rnn/cell", kind, forget_bias=0.5)
     tf1 = {n: rng.randn(*s).astype(np.float32) for n, s in zip(cell.tf1_names(), tf1_shapes)}

@@ -1,9 +1,11 @@
 """RNN cells in ``port check``: a TF1 cell's variables against a Keras layer's.
 
 A TF1 cell keeps ``kernel`` + ``bias`` (a GRU: ``gates/*`` + ``candidate/*``;
-tf.contrib.rnn's GRUBlockCell, kind ``gru_block``: ``w_ru``, ``b_ru``, ``w_c``, ``b_c``)
-where the Keras layer keeps ``kernel`` + ``recurrent_kernel`` + ``bias``, in
-another gate order and (LSTM) without the forget bias: no name map can pair
+tf.contrib.rnn's GRUBlockCell, kind ``gru_block``: ``w_ru``, ``b_ru``, ``w_c``, ``b_c``;
+its ConvLSTMCell, kind ``conv_lstm``: a convolution ``kernel`` + ``biases``)
+where the Keras layer (ConvLSTM1D/2D/3D for ``conv_lstm``) keeps ``kernel`` +
+``recurrent_kernel`` + ``bias``, in another gate order and (LSTM) without
+the forget bias: no name map can pair
 them one to one. A ``"cells"`` entry of ``--name_map`` names both sides::
 
     {"cells": [{"tf2": "lstm/lstm_cell", "tf1": "rnn/lstm_cell", "kind": "lstm",
@@ -23,13 +25,15 @@ import numpy as np
 from tf1_train.errors import UserError
 from tf1_train.port import rnn_weights
 
-KINDS = ("lstm", "gru", "gru_block", "simple_rnn")
+KINDS = ("lstm", "gru", "gru_block", "simple_rnn", "conv_lstm")
 TF2_PARTS = ("kernel", "recurrent_kernel", "bias")
 TF1_PARTS = {
     "lstm": ("kernel", "bias"),
     "simple_rnn": ("kernel", "bias"),
     "gru": ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias"),
     "gru_block": ("w_ru", "b_ru", "w_c", "b_c"),  # the same arrays under other names
+    # tf.contrib.rnn's ConvLSTMCell with its default use_bias=True
+    "conv_lstm": ("kernel", "biases"),
 }
 
 
@@ -50,6 +54,8 @@ class Cell(NamedTuple):
         args = [tf1[n] for n in self.tf1_names()]
         if self.kind == "lstm":
             values = rnn_weights.keras_lstm(*args, forget_bias=self.forget_bias)
+        elif self.kind == "conv_lstm":
+            values = rnn_weights.keras_conv_lstm(*args, forget_bias=self.forget_bias)
         elif self.kind in ("gru", "gru_block"):
             values = rnn_weights.keras_gru(*args)
         else:
@@ -60,8 +66,11 @@ class Cell(NamedTuple):
         """TF1 name -> value, from the Keras layer's values (gradients: the
         LSTM's forget bias is a constant, so nothing is taken off)."""
         args = [tf2[n] for n in self.tf2_names()]
+        forget_bias = 0.0 if gradients else self.forget_bias
         if self.kind == "lstm":
-            values = rnn_weights.tf1_lstm(*args, forget_bias=0.0 if gradients else self.forget_bias)
+            values = rnn_weights.tf1_lstm(*args, forget_bias=forget_bias)
+        elif self.kind == "conv_lstm":
+            values = rnn_weights.tf1_conv_lstm(*args, forget_bias=forget_bias)
         elif self.kind in ("gru", "gru_block"):
             values = rnn_weights.tf1_gru(*args)
         else:
@@ -72,8 +81,8 @@ class Cell(NamedTuple):
 def load(entries, where: str) -> List[Cell]:
     """The ``"cells"`` entries of a name map; one UserError line for a bad one."""
     valid = '{"tf2": keras_cell_path, "tf1": tf1_cell_scope, '
-    valid += '"kind": "lstm"|"gru"|"gru_block"|"simple_rnn"'
-    valid += ', "forget_bias": number (lstm; default 1.0)}'
+    valid += '"kind": "lstm"|"gru"|"gru_block"|"simple_rnn"|"conv_lstm"'
+    valid += ', "forget_bias": number (lstm, conv_lstm; default 1.0)}'
     if not isinstance(entries, list):
         raise UserError(f"{where}: 'cells' must be a list of {valid}")
     cells = []
@@ -98,7 +107,11 @@ def problems(cells: List[Cell], tf1: Dict[str, List[int]], tf2: Dict[str, List[i
         missing = [n for n in cell.tf1_names() if n not in tf1]
         missing += [n for n in cell.tf2_names() if n not in tf2]
         if missing:
-            found.append(f"cell {cell.tf2} <- {cell.tf1}: no variable {', '.join(missing)}")
+            line = f"cell {cell.tf2} <- {cell.tf1}: no variable {', '.join(missing)}"
+            no_bias = f"{cell.tf1}/biases" in missing and f"{cell.tf1}/kernel" not in missing
+            if cell.kind == "conv_lstm" and no_bias:
+                line += " (a ConvLSTMCell with use_bias=False: only the default cell pairs)"
+            found.append(line)
             continue
         try:
             made = cell.to_tf2({n: np.zeros(tf1[n], np.float32) for n in cell.tf1_names()})
