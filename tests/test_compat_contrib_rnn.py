@@ -51,8 +51,10 @@ def _run(build):
         outputs, state = build()
         variables = v1.global_variables()
         loss = tf.reduce_sum(outputs * outputs) + tf.reduce_sum(state)
-        grads = {
-            v.op.name: g for v, g in zip(variables, tf.gradients(loss, variables)) if g is not None
+        grads = {  # dense: an embedding's gradient comes as IndexedSlices
+            v.op.name: tf.convert_to_tensor(g)
+            for v, g in zip(variables, tf.gradients(loss, variables))
+            if g is not None
         }
         with v1.Session() as sess:
             for var in variables:

@@ -113,6 +113,7 @@ def test_a_models_own_device_pin_against_the_mode_is_one_warning_line(tmp_path, 
         return
     assert lines == [
         f"warning: placement is not what --variable_update=replicated plans: variable v1/w on "
-        f"{CPU0}, not on {CPU1}; a tf.device() in the model overrides tf1_train's placement "
+        f"{CPU0}, not on {CPU1}; a tf.device() in the model (or in a legacy cell it uses: "
+        "contrib's EmbeddingWrapper pins /cpu:0) overrides tf1_train's placement "
         "(remove it: tf1_train places variables and towers)"
     ]

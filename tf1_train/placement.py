@@ -122,8 +122,9 @@ def warning(report: PlacementReport, mode) -> Optional[str]:
     rest = f" (+{more} more; --placement_report lists them)" if more else ""
     return (
         f"warning: placement is not what --variable_update={mode.name} plans: "
-        f"{report.unexpected[0]}{rest}; a tf.device() in the model overrides tf1_train's "
-        "placement (remove it: tf1_train places variables and towers)"
+        f"{report.unexpected[0]}{rest}; a tf.device() in the model (or in a legacy cell it "
+        "uses: contrib's EmbeddingWrapper pins /cpu:0) overrides tf1_train's placement "
+        "(remove it: tf1_train places variables and towers)"
     )
 
 

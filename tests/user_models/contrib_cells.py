@@ -1,6 +1,7 @@
-"""TF1 recurrent classifiers on tf.contrib.rnn's projection wrappers and
-convolutional LSTM cell, written as their users wrote them. For
-``--model=tests.user_models.contrib_cells:projection`` (or ``:conv_rows``).
+"""TF1 recurrent classifiers on tf.contrib.rnn's projection and embedding
+wrappers and convolutional LSTM cell, written as their users wrote them. For
+``--model=tests.user_models.contrib_cells:projection`` (or ``:conv_rows``,
+``:embedded_pixels``).
 
 Unmodified TF1 code apart from the first two lines: ``tensorflow.contrib``
 is gone in TensorFlow 2 until ``tf1_train.compat.install()`` has run.
@@ -43,3 +44,24 @@ def conv_rows(images, is_training, num_classes):
     weights = tf.get_variable("softmax_w", [width * 4, num_classes], dtype=rows.dtype)
     bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
     return tf.nn.xw_plus_b(last, weights, bias)
+
+
+LEVELS = 16  # pixel values quantized into this many symbols
+
+
+def embedded_pixels(images, is_training, num_classes):
+    """legacy_seq2seq's encoder on symbols: each pixel quantized into one
+    of 16 ids, the image a sequence of them (row by row), an
+    ``EmbeddingWrapper`` around a GRUCell under ``dynamic_rnn`` reading one
+    id per step, a dense layer on its final state."""
+    del is_training
+    gray = tf.reduce_mean(images, axis=3)
+    low, high = tf.reduce_min(gray), tf.reduce_max(gray)
+    ids = tf.cast(tf.floor((LEVELS - 0.001) * (gray - low) / (high - low + 1e-6)), tf.int32)
+    steps = int(gray.shape[1]) * int(gray.shape[2])
+    ids = tf.reshape(ids, [-1, steps, 1])  # [batch, time, 1]: one id per step
+    cell = rnn.EmbeddingWrapper(rnn.GRUCell(UNITS), embedding_classes=LEVELS, embedding_size=8)
+    _, state = tf.nn.dynamic_rnn(cell, ids, dtype=tf.float32)
+    weights = tf.get_variable("softmax_w", [UNITS, num_classes])
+    bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
+    return tf.nn.xw_plus_b(state, weights, bias)

@@ -44,8 +44,8 @@ PLACEHOLDERS = {
     "training": "HParams: a dataclass or a dict; the input helpers: tf.data",
     "rnn": "its core cells, static_rnn, stack_bidirectional_(dynamic_)rnn and the fused "
     "LSTMBlockCell, LSTMBlockFusedCell, GRUBlockCell(V2), TimeReversedFusedRNN, "
-    "LayerNormBasicLSTMCell, AttentionCellWrapper, Input/OutputProjectionWrapper and "
-    "ConvLSTMCell (Conv1D/2D/3DLSTMCell) are kept; "
+    "LayerNormBasicLSTMCell, AttentionCellWrapper, Embedding/Input/OutputProjectionWrapper "
+    "and ConvLSTMCell (Conv1D/2D/3DLSTMCell) are kept; "
     "for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
@@ -68,6 +68,7 @@ RNN_KEPT = (
     "Conv2DLSTMCell",
     "Conv3DLSTMCell",
     "ConvLSTMCell",
+    "EmbeddingWrapper",
     "InputProjectionWrapper",
     "OutputProjectionWrapper",
     "GRUBlockCell",

@@ -1,17 +1,23 @@
-"""tf.contrib.rnn's projection wrappers and convolutional LSTM cells, as TF
-1.15 defined them.
+"""tf.contrib.rnn's embedding and projection wrappers and convolutional LSTM
+cells, as TF 1.15 defined them.
 
 ``OutputProjectionWrapper`` put a dense layer on a cell's output (the
 classic "predict the next value of a time series" RNN, seq2seq decoders
 projecting to the vocabulary), ``InputProjectionWrapper`` one on its
-input; ``ConvLSTMCell`` and its 1D/2D/3D forms (arXiv:1506.04214, video
-and weather-radar models) are an LSTM whose matrix products are
-convolutions. All of them were core ops around ``get_variable``, none
-contrib's own, so they are those ops again on their variable names:
+input, ``EmbeddingWrapper`` an embedding lookup of its integer inputs
+(legacy_seq2seq's ``embedding_rnn_seq2seq`` encoders); ``ConvLSTMCell``
+and its 1D/2D/3D forms (arXiv:1506.04214, video and weather-radar models)
+are an LSTM whose matrix products are convolutions. All of them were core
+ops around ``get_variable``, none contrib's own, so they are those ops
+again on their variable names:
 
 - the wrappers: ``kernel`` and ``bias`` (zeros) under the wrapper's scope
   (``output_projection_wrapper``, ``input_projection_wrapper``), the
   wrapped cell's variables under it;
+- the embedding wrapper: ``embedding`` (``[classes, size]``, uniform in
+  +-sqrt(3) unless an initializer is given) under ``embedding_wrapper``,
+  the lookup and the wrapped cell on ``/cpu:0`` whatever the tower, as
+  TF1 placed them;
 - the convolutional cells: ``kernel`` (``kernel_shape + [in + out
   channels, 4 out channels]``, gates i, j, f, o as LSTMCell's) and
   ``biases`` (zeros) under ``conv_lstm_cell`` (``conv_1d_lstm_cell`` ...),
@@ -92,6 +98,40 @@ class InputProjectionWrapper(_Wrapper):
         return self._cell(self._project(inputs, self._num_proj), state)
 
 
+class EmbeddingWrapper(_Wrapper):
+    """``tf.contrib.rnn.EmbeddingWrapper(cell, embedding_classes,
+    embedding_size, initializer=None)``: each step's ids ``[batch, 1]`` (or
+    ``[batch]``) looked up in ``embedding``, then the cell. TF1 ran this and
+    the wrapped cell under ``tf.device("/cpu:0")``, which decides the device
+    over a tower's: so does this (on GPU towers, the cell then runs on the
+    CPU, as it did in TF1)."""
+
+    def __init__(self, cell, embedding_classes, embedding_size, initializer=None, reuse=None):
+        super().__init__(cell, None, reuse)
+        if embedding_classes <= 0 or embedding_size <= 0:
+            raise ValueError(
+                "Both embedding_classes and embedding_size must be > 0: "
+                f"{embedding_classes}, {embedding_size}."
+            )
+        self._shape = [embedding_classes, embedding_size]
+        self._initializer = initializer
+
+    @property
+    def output_size(self):
+        return self._cell.output_size
+
+    @tf.autograph.experimental.do_not_convert
+    def call(self, inputs, state):
+        with tf.device("/cpu:0"):
+            initializer = self._initializer or v1.get_variable_scope().initializer
+            if not initializer:  # uniform in +-sqrt(3): variance 1
+                initializer = v1.random_uniform_initializer(-(3**0.5), 3**0.5)
+            dtype = tf.nest.flatten(state)[0].dtype
+            embedding = v1.get_variable("embedding", self._shape, dtype, initializer)
+            embedded = tf.nn.embedding_lookup(embedding, tf.reshape(inputs, [-1]))
+            return self._cell(embedded, state)
+
+
 _CONVOLUTIONS = {3: tf.nn.conv1d, 4: tf.nn.conv2d, 5: tf.nn.conv3d}
 
 
@@ -170,6 +210,7 @@ class Conv3DLSTMCell(ConvLSTMCell):
 
 
 KEPT = {
+    "EmbeddingWrapper": EmbeddingWrapper,
     "OutputProjectionWrapper": OutputProjectionWrapper,
     "InputProjectionWrapper": InputProjectionWrapper,
     "ConvLSTMCell": ConvLSTMCell,

@@ -208,7 +208,7 @@ CONTRIB: Dict[str, str] = {
     "rnn": "its core cells, static_rnn, LSTMBlockCell, "
     "stack_bidirectional_(dynamic_)rnn, LSTMBlockFusedCell, TimeReversedFusedRNN, "
     "GRUBlockCell(V2), LayerNormBasicLSTMCell, AttentionCellWrapper, "
-    "Input/OutputProjectionWrapper and ConvLSTMCell (Conv1D/2D/3DLSTMCell): "
+    "Embedding/Input/OutputProjectionWrapper and ConvLSTMCell (Conv1D/2D/3DLSTMCell): "
     "tf1_train.compat.install() (the same "
     "objects as tf.compat.v1.nn.rnn_cell's, the fused cells on TensorFlow's own kernels); "
     "the other contrib-only cells (NASCell, GridLSTMCell, ...): "

@@ -193,7 +193,7 @@ _rule(
     "tf1_train.compat.install() at the top of the program makes tf.compat.v1.nn.rnn_cell.* "
     "(and tf.contrib.rnn's core cells, static_rnn, stack_bidirectional_(dynamic_)rnn and "
     "its LSTMBlockCell, LSTMBlockFusedCell, TimeReversedFusedRNN, GRUBlockCell(V2), "
-    "LayerNormBasicLSTMCell, AttentionCellWrapper, Input/OutputProjectionWrapper, "
+    "LayerNormBasicLSTMCell, AttentionCellWrapper, Embedding/Input/OutputProjectionWrapper, "
     "ConvLSTMCell) "
     "TensorFlow's own legacy cells again (same variable names and numbers, shared by "
     "variable_scope reuse); in TF2, tf.keras.layers.LSTM / GRU(reset_after=False) / SimpleRNN "
