@@ -70,6 +70,13 @@ CASES: List[Case] = [
         TF + "r = lambda w: 1e-4 * tf.nn.l2_loss(w)\n",
     ),
     Case(
+        "legacy-seq2seq",
+        "from tensorflow.contrib import legacy_seq2seq\n"
+        "out, state = legacy_seq2seq.rnn_decoder(x, s, cell)  # expect: legacy-seq2seq\n",
+        "from tensorflow.contrib import legacy_seq2seq\n"
+        "out, state = legacy_seq2seq.attention_decoder(x, s, a, cell)\n",
+    ),
+    Case(
         "contrib",
         "from tensorflow.contrib import rnn  # expect: contrib\n"
         "cell = rnn.NASCell(8)  # expect: contrib\n",

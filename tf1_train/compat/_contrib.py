@@ -1,6 +1,8 @@
-"""Importable ``tensorflow.contrib.quantize``, ``.training`` and ``.rnn``, whose
-every name raises on use, except the core TensorFlow objects ``.rnn``
-re-exported (and a few ``.rnn`` names rebuilt on TensorFlow 2.21).
+"""Importable ``tensorflow.contrib.quantize``, ``.training``, ``.rnn`` and
+``.legacy_seq2seq``, whose every name raises on use, except the core
+TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names rebuilt on
+TensorFlow 2.21) and ``.legacy_seq2seq``'s decoders and losses, which were
+core ops around the cells (tf1_train/compat/_contrib_seq2seq.py).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -47,6 +49,11 @@ PLACEHOLDERS = {
     "LayerNormBasicLSTMCell, AttentionCellWrapper, Embedding/Input/OutputProjectionWrapper "
     "and ConvLSTMCell (Conv1D/2D/3DLSTMCell) are kept; "
     "for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
+    "legacy_seq2seq": "rnn_decoder, basic_rnn_seq2seq, tied_rnn_seq2seq, "
+    "embedding_rnn_decoder, embedding_rnn_seq2seq, sequence_loss(_by_example) and "
+    "model_with_buckets are kept; the attention decoders (attention_decoder, "
+    "embedding_attention_seq2seq ...): tf.keras.layers.Attention / AdditiveAttention in a "
+    "decoder of your own",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -77,6 +84,17 @@ RNN_KEPT = (
     "LayerNormBasicLSTMCell",
     "LSTMBlockFusedCell",
     "TimeReversedFusedRNN",
+)
+# tf.contrib.legacy_seq2seq's names kept (_contrib_seq2seq.py)
+SEQ2SEQ_KEPT = (
+    "basic_rnn_seq2seq",
+    "embedding_rnn_decoder",
+    "embedding_rnn_seq2seq",
+    "model_with_buckets",
+    "rnn_decoder",
+    "sequence_loss",
+    "sequence_loss_by_example",
+    "tied_rnn_seq2seq",
 )
 # tf.contrib.rnn's names kept after install(): the core TensorFlow objects it
 # re-exported, the fused cells and the two stack_bidirectional functions,
@@ -183,14 +201,24 @@ def _core_rnn(name: str):
     return getattr(rnn_cell, name, None) or getattr(rnn_cell._impl, name)
 
 
-def _gone(module: str, hint: str, kept=()):
+def _seq2seq(name: str):
+    from tf1_train.compat import _contrib_seq2seq
+
+    return _contrib_seq2seq.KEPT[name]
+
+
+# submodule: (the names it keeps, how to get one)
+_KEPT = {"rnn": (RNN_FROM_CORE, _core_rnn), "legacy_seq2seq": (SEQ2SEQ_KEPT, _seq2seq)}
+
+
+def _gone(module: str, hint: str, kept=(), resolve=_core_rnn):
     """A module ``__getattr__`` that refuses every name but ``kept`` with what
     replaced it. AttributeError, so ``from module import name`` becomes
     ImportError."""
 
     def __getattr__(name: str):
         if name in kept:
-            return _core_rnn(name)
+            return resolve(name)
         if name.startswith("__"):
             raise AttributeError(name)
         raise AttributeError(
@@ -210,7 +238,7 @@ def placeholder_modules() -> dict:
     for name, hint in PLACEHOLDERS.items():
         full = f"{PACKAGE}.{name}"
         module = types.ModuleType(full, f"placeholder: every name raises ({hint})")
-        module.__getattr__ = _gone(full, hint, RNN_FROM_CORE if name == "rnn" else ())
+        module.__getattr__ = _gone(full, hint, *_KEPT.get(name, ((), _core_rnn)))
         setattr(package, name, module)
         modules[full] = module
     return modules

@@ -11,7 +11,7 @@ import importlib.util
 import pathlib
 from typing import Dict, Optional, Tuple
 
-from tf1_train.compat._contrib import RNN_FROM_CORE
+from tf1_train.compat._contrib import RNN_FROM_CORE, SEQ2SEQ_KEPT
 from tf1_train.port.rules import V1
 
 # Full API paths per rule. `v1` marks names that exist only under tf.compat.v1:
@@ -49,6 +49,11 @@ NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
     ),
     # tf.contrib.rnn's core cells and static_rnn: back with install(), as tf.nn.rnn_cell's
     ("rnn-cell", tuple(f"tensorflow.contrib.rnn.{n}" for n in RNN_FROM_CORE), False),
+    (
+        "legacy-seq2seq",
+        tuple(f"tensorflow.contrib.legacy_seq2seq.{n}" for n in SEQ2SEQ_KEPT),
+        False,
+    ),
     ("contrib-prefetch-queue", ("tensorflow.contrib.slim.prefetch_queue",), False),
     ("slim-batch-norm", ("tensorflow.contrib.slim.batch_norm",), False),
     ("contrib-slim", ("tensorflow.contrib.slim",), False),
@@ -215,6 +220,9 @@ CONTRIB: Dict[str, str] = {
     "tf.keras.layers RNN cells (not shared by variable_scope reuse) or a cell of your own",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
     "seq2seq": "TensorFlow Addons seq2seq (unmaintained) or your own",
+    "legacy_seq2seq": "rnn_decoder, basic/tied_rnn_seq2seq, embedding_rnn_decoder/seq2seq, "
+    "sequence_loss(_by_example), model_with_buckets: tf1_train.compat.install(); the "
+    "attention decoders: tf.keras.layers.Attention in a decoder of your own",
     "opt": "tf.compat.v1.train optimizers or TensorFlow Addons (unmaintained)",
     "image": "tf.image, or TensorFlow Addons image (unmaintained)",
     "distribute": "tf.distribute",

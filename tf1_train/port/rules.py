@@ -45,6 +45,7 @@ ROW_SLIM = "tf-slim"
 ROW_TF_KERAS = "tf_keras + `TF_USE_LEGACY_KERAS`"
 ROW_RNN_CELL = "`tf.nn.rnn_cell.*`, `dynamic_rnn`"
 ROW_CONTRIB = "`tf.contrib.*`"
+ROW_SEQ2SEQ = "`tf.contrib.legacy_seq2seq`"
 ROW_ESTIMATOR = "`tf.estimator.*`"
 ROW_EAGER = "placeholders and sessions in eager mode"
 ROW_RENAMES = "TF1 names outside `tf.compat.v1`"
@@ -153,6 +154,18 @@ _rule(
     "tf.keras.regularizers.l2(scale) is twice that",
     "converts to tf.keras.regularizers.l2(0.5 * (scale)): the same value",
     ROW_CONTRIB,
+)
+_rule(
+    "legacy-seq2seq",
+    BREAKS,
+    "tf1_train.compat.install() at the top of the program brings back tf.contrib."
+    "legacy_seq2seq's rnn_decoder, basic_rnn_seq2seq, tied_rnn_seq2seq, "
+    "embedding_rnn_decoder, embedding_rnn_seq2seq, sequence_loss(_by_example) and "
+    "model_with_buckets (TF 1.15's ops under its scopes); in TF2: a Keras RNN layer (or "
+    "your own loop over the cell for a loop_function) and, for sequence_loss_by_example, the "
+    "sum over steps of weight * sparse cross-entropy divided by the summed weights",
+    "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
+    ROW_SEQ2SEQ,
 )
 _rule(
     "contrib",

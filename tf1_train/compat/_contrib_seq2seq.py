@@ -1,0 +1,248 @@
+"""``tensorflow.contrib.legacy_seq2seq``'s decoders, seq2seq models and
+sequence losses, as TF 1.15 defined them.
+
+The character-level language models copied from char-rnn-tensorflow step a
+MultiRNNCell with ``rnn_decoder`` and train on ``sequence_loss_by_example``;
+the translate tutorial's models were ``embedding_rnn_seq2seq`` and
+``model_with_buckets``. All of it was core ops around the cells, nothing of
+contrib's own, so these are those ops again, under TF 1.15's scopes (so a
+checkpoint of such a model restores): ``rnn_decoder`` steps the cell under
+``rnn_decoder/`` reusing its variables after the first step; the encoders
+are the core ``static_rnn`` (``rnn/``), embeddings ``embedding`` variables
+and the EmbeddingWrapper / OutputProjectionWrapper of
+tf1_train.compat._contrib_core_cells. The attention decoders are not kept
+(SEQ2SEQ_GONE says what replaces them).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import tensorflow as tf
+
+from tf1_train.compat._contrib_core_cells import EmbeddingWrapper, OutputProjectionWrapper
+
+v1 = tf.compat.v1
+
+
+def _encoder_copy(cell, where: str):
+    """``copy.deepcopy(cell)`` as TF1 made the encoder's cell. A cell that
+    has run holds variables, which do not copy in a graph (TF1 raised "can't
+    pickle _thread.lock objects" here): one line saying what to do instead."""
+    try:
+        return copy.deepcopy(cell)
+    except (NotImplementedError, TypeError) as e:
+        raise ValueError(
+            f"{where} copies the cell for its encoder (copy.deepcopy, as TF1 did), and this "
+            "cell has already run: it holds variables, which do not copy (TF1 failed here "
+            'too, with "can\'t pickle _thread.lock objects"); make a new cell for each call, '
+            "as in model_with_buckets(..., lambda x, y: basic_rnn_seq2seq(x, y, make_cell()))"
+        ) from e
+
+
+def rnn_decoder(decoder_inputs, initial_state, cell, loop_function=None, scope=None):
+    """The cell over a list of ``[batch, input]`` inputs from
+    ``initial_state``; ``loop_function(prev_output, i)`` makes each input
+    after the first from the last output. Returns (outputs, final state)."""
+    with v1.variable_scope(scope or "rnn_decoder"):
+        state, outputs, prev = initial_state, [], None
+        for i, inp in enumerate(decoder_inputs):
+            if loop_function is not None and prev is not None:
+                with v1.variable_scope("loop_function", reuse=True):
+                    inp = loop_function(prev, i)
+            if i > 0:
+                v1.get_variable_scope().reuse_variables()
+            output, state = cell(inp, state)
+            outputs.append(output)
+            if loop_function is not None:
+                prev = output
+    return outputs, state
+
+
+def basic_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, dtype=tf.float32, scope=None):
+    """A copy of ``cell`` encodes (``static_rnn``), ``cell`` decodes from its
+    final state: two sets of variables, ``rnn/`` and ``rnn_decoder/``."""
+    with v1.variable_scope(scope or "basic_rnn_seq2seq"):
+        enc_cell = _encoder_copy(cell, "basic_rnn_seq2seq")
+        _, enc_state = v1.nn.static_rnn(enc_cell, encoder_inputs, dtype=dtype)
+        return rnn_decoder(decoder_inputs, enc_state, cell)
+
+
+def tied_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, loop_function=None,
+                     dtype=tf.float32, scope=None):  # fmt: skip
+    """One cell encodes and decodes: one set of variables under ``scope``."""
+    with v1.variable_scope("combined_tied_rnn_seq2seq"):
+        scope = scope or "tied_rnn_seq2seq"
+        _, enc_state = v1.nn.static_rnn(cell, encoder_inputs, dtype=dtype, scope=scope)
+        v1.get_variable_scope().reuse_variables()
+        return rnn_decoder(decoder_inputs, enc_state, cell, loop_function, scope=scope)
+
+
+def _argmax_and_embed(embedding, output_projection=None, update_embedding=True):
+    """The loop function of greedy decoding: the last output's argmax symbol
+    (after the projection), embedded."""
+
+    def loop_function(prev, _):
+        if output_projection is not None:
+            prev = v1.nn.xw_plus_b(prev, output_projection[0], output_projection[1])
+        emb_prev = tf.nn.embedding_lookup(embedding, tf.argmax(prev, 1))
+        return emb_prev if update_embedding else tf.stop_gradient(emb_prev)
+
+    return loop_function
+
+
+def _check_projection(output_projection, num_symbols, dtype) -> None:
+    weights = tf.convert_to_tensor(output_projection[0], dtype=dtype)
+    weights.shape.assert_is_compatible_with([None, num_symbols])
+    biases = tf.convert_to_tensor(output_projection[1], dtype=dtype)
+    biases.shape.assert_is_compatible_with([num_symbols])
+
+
+def embedding_rnn_decoder(decoder_inputs, initial_state, cell, num_symbols, embedding_size,
+                          output_projection=None, feed_previous=False,
+                          update_embedding_for_previous=True, scope=None):  # fmt: skip
+    """rnn_decoder on ``embedding`` ``[num_symbols, embedding_size]`` lookups
+    of 1-D int symbol inputs; ``feed_previous``: greedy decoding from the
+    first (GO) symbol."""
+    with v1.variable_scope(scope or "embedding_rnn_decoder") as vs:
+        if output_projection is not None:
+            _check_projection(output_projection, num_symbols, vs.dtype)
+        embedding = v1.get_variable("embedding", [num_symbols, embedding_size])
+        loop_function = None
+        if feed_previous:
+            loop_function = _argmax_and_embed(
+                embedding, output_projection, update_embedding_for_previous
+            )
+        emb_inp = (tf.nn.embedding_lookup(embedding, i) for i in decoder_inputs)
+        return rnn_decoder(emb_inp, initial_state, cell, loop_function=loop_function)
+
+
+def embedding_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, num_encoder_symbols,
+                          num_decoder_symbols, embedding_size, output_projection=None,
+                          feed_previous=False, dtype=None, scope=None):  # fmt: skip
+    """An EmbeddingWrapper around a copy of ``cell`` encodes
+    (``rnn/embedding_wrapper/``); embedding_rnn_decoder decodes, through an
+    OutputProjectionWrapper to the symbols unless ``output_projection`` is
+    given. ``feed_previous`` a bool tensor: both decoders, chosen by tf.cond."""
+    with v1.variable_scope(scope or "embedding_rnn_seq2seq") as vs:
+        if dtype is not None:
+            vs.set_dtype(dtype)
+        else:
+            dtype = vs.dtype
+        encoder_cell = EmbeddingWrapper(
+            _encoder_copy(cell, "embedding_rnn_seq2seq"), embedding_classes=num_encoder_symbols,
+            embedding_size=embedding_size,
+        )  # fmt: skip
+        _, encoder_state = v1.nn.static_rnn(encoder_cell, encoder_inputs, dtype=dtype)
+        if output_projection is None:
+            cell = OutputProjectionWrapper(cell, num_decoder_symbols)
+
+        def decoder(feed, update_embedding=True):
+            return embedding_rnn_decoder(
+                decoder_inputs, encoder_state, cell, num_decoder_symbols, embedding_size,
+                output_projection=output_projection, feed_previous=feed,
+                update_embedding_for_previous=update_embedding,
+            )  # fmt: skip
+
+        if isinstance(feed_previous, bool):
+            return decoder(feed_previous)
+        return _decode_either_way(feed_previous, decoder, len(decoder_inputs), encoder_state)
+
+
+def _decode_either_way(feed_previous, decoder, steps: int, structure):
+    """TF 1.15's tf.cond over both decoders (greedy one first, creating the
+    variables; the other reusing them), the state packed as ``structure``."""
+
+    def branch(feed):
+        with v1.variable_scope(v1.get_variable_scope(), reuse=None if feed else True):
+            outputs, state = decoder(feed, update_embedding=False)
+            return outputs + tf.nest.flatten(state)
+
+    both = tf.cond(feed_previous, lambda: branch(True), lambda: branch(False))
+    state = both[steps:]
+    if tf.nest.is_nested(structure):
+        return both[:steps], tf.nest.pack_sequence_as(structure, state)
+    return both[:steps], state[0]
+
+
+def sequence_loss_by_example(logits, targets, weights, average_across_timesteps=True,
+                             softmax_loss_function=None, name=None):  # fmt: skip
+    """Per example: the sum over steps of weight * cross-entropy, divided by
+    the sum of the weights (+1e-12) when ``average_across_timesteps``."""
+    if len(targets) != len(logits) or len(weights) != len(logits):
+        raise ValueError(
+            "Lengths of logits, weights, and targets must be the same "
+            f"{len(logits)}, {len(weights)}, {len(targets)}."
+        )
+    with tf.name_scope(name or "sequence_loss_by_example"):
+        log_perp_list = []
+        for logit, target, weight in zip(logits, targets, weights):
+            if softmax_loss_function is None:
+                crossent = tf.nn.sparse_softmax_cross_entropy_with_logits(
+                    labels=tf.reshape(target, [-1]), logits=logit
+                )
+            else:
+                crossent = softmax_loss_function(labels=target, logits=logit)
+            log_perp_list.append(crossent * weight)
+        log_perps = tf.add_n(log_perp_list)
+        if average_across_timesteps:
+            total_size = tf.add_n(weights) + 1e-12  # all-zero weights: no division by 0
+            log_perps /= total_size
+    return log_perps
+
+
+def sequence_loss(logits, targets, weights, average_across_timesteps=True,
+                  average_across_batch=True, softmax_loss_function=None, name=None):  # fmt: skip
+    """The sum over the batch of sequence_loss_by_example, divided by the
+    batch size when ``average_across_batch``."""
+    with tf.name_scope(name or "sequence_loss"):
+        cost = tf.reduce_sum(
+            sequence_loss_by_example(
+                logits, targets, weights, average_across_timesteps=average_across_timesteps,
+                softmax_loss_function=softmax_loss_function,
+            )
+        )  # fmt: skip
+        if average_across_batch:
+            return cost / tf.cast(tf.shape(targets[0])[0], cost.dtype)
+        return cost
+
+
+def model_with_buckets(encoder_inputs, decoder_inputs, targets, weights, buckets, seq2seq,
+                       softmax_loss_function=None, per_example_loss=False,
+                       name=None):  # fmt: skip
+    """``seq2seq`` built once per (input, output) length bucket on the first
+    inputs, the variables shared; (outputs per bucket, loss per bucket)."""
+    for what, items, index in (("encoder_inputs", encoder_inputs, 0), ("targets", targets, 1),
+                               ("weights", weights, 1)):  # fmt: skip
+        if len(items) < buckets[-1][index]:
+            raise ValueError(
+                f"Length of {what} ({len(items)}) must be at least that of the last bucket "
+                f"({buckets[-1][index]})."
+            )
+    loss = sequence_loss_by_example if per_example_loss else sequence_loss
+    outputs, losses = [], []
+    with tf.name_scope(name or "model_with_buckets"):
+        for j, (enc_len, dec_len) in enumerate(buckets):
+            with v1.variable_scope(v1.get_variable_scope(), reuse=True if j > 0 else None):
+                bucket_outputs, _ = seq2seq(encoder_inputs[:enc_len], decoder_inputs[:dec_len])
+                outputs.append(bucket_outputs)
+                losses.append(
+                    loss(bucket_outputs, targets[:dec_len], weights[:dec_len],
+                         softmax_loss_function=softmax_loss_function)
+                )  # fmt: skip
+    return outputs, losses
+
+
+KEPT = {
+    f.__name__: f
+    for f in (
+        rnn_decoder,
+        basic_rnn_seq2seq,
+        tied_rnn_seq2seq,
+        embedding_rnn_decoder,
+        embedding_rnn_seq2seq,
+        sequence_loss_by_example,
+        sequence_loss,
+        model_with_buckets,
+    )
+}
