@@ -74,7 +74,7 @@ CASES: List[Case] = [
         "from tensorflow.contrib import legacy_seq2seq\n"
         "out, state = legacy_seq2seq.rnn_decoder(x, s, cell)  # expect: legacy-seq2seq\n",
         "from tensorflow.contrib import legacy_seq2seq\n"
-        "out, state = legacy_seq2seq.attention_decoder(x, s, a, cell)\n",
+        "outs, states = legacy_seq2seq.one2many_rnn_seq2seq(x, ys, cell, cells, 9, ns, 4)\n",
     ),
     Case(
         "contrib",

@@ -1,10 +1,10 @@
 """tf.contrib.legacy_seq2seq after tf1_train.compat.install().
 
 No TensorFlow of today has it. ``rnn_decoder`` is held to TensorFlow's own
-``static_rnn`` from the same initial state, the losses to their formula in
-float64 NumPy, ``embedding_rnn_seq2seq`` to TF1's variable names and to
-itself (a ``feed_previous`` tensor gives the numbers of the bool, greedy
-decoding ignores all but the first input); then a char-rnn style program
+``static_rnn`` from the same initial state, ``attention_decoder`` and the
+losses to their formulas in float64 NumPy, the embedding seq2seq models to
+TF1's variable names and to themselves (a ``feed_previous`` tensor gives the
+numbers of the bool, greedy decoding ignores all but the first input); then a char-rnn style program
 (tests/legacy_scripts/char_rnn_style.py) trains and samples through
 ``python -m tf1_train.compat``.
 """
@@ -18,6 +18,7 @@ import pytest
 import tensorflow as tf
 from conftest import ROOT
 
+from tests.test_compat_contrib_attention import _gru
 from tests.test_compat_contrib_rnn import BATCH, DEPTH, TIME, UNITS, _contrib_rnn, _run, _value
 
 v1 = tf.compat.v1
@@ -115,14 +116,14 @@ def test_sequence_losses_are_tf1s_weighted_cross_entropy(installed, over_time, o
         seq2seq.sequence_loss_by_example([tf.zeros([1, 2])], [], [])
 
 
-def _embedding_seq2seq(feed_previous, decoder_ids):
-    """embedding_rnn_seq2seq's outputs and its variables' names, each
-    variable set to _value()."""
+def _embedding_seq2seq(model, feed_previous, decoder_ids):
+    """``model``'s outputs and its variables' names, each variable set to
+    _value(); ``feed_previous`` a 1-tuple: as a tensor."""
     rnn, seq2seq = _contrib_rnn(), _seq2seq()
     ids = np.random.RandomState(5).randint(0, SYMBOLS, (TIME, BATCH)).astype(np.int32)
     with tf.Graph().as_default():
         feed = feed_previous if isinstance(feed_previous, bool) else tf.constant(feed_previous[0])
-        outs, _ = seq2seq.embedding_rnn_seq2seq(
+        outs, _ = getattr(seq2seq, model)(
             [tf.constant(s) for s in ids], [tf.constant(s) for s in decoder_ids(ids)],
             rnn.GRUCell(UNITS), SYMBOLS, SYMBOLS, EMBED, feed_previous=feed,
         )  # fmt: skip
@@ -132,25 +133,108 @@ def _embedding_seq2seq(feed_previous, decoder_ids):
             return np.stack(sess.run(outs)), sorted(v.op.name for v in v1.global_variables())
 
 
-def test_embedding_rnn_seq2seq_has_tf1s_names_and_decodes_greedily_on_request(installed):
-    as_given, names = _embedding_seq2seq(False, lambda ids: ids)
-    enc, dec = "embedding_rnn_seq2seq/rnn/embedding_wrapper/", "embedding_rnn_seq2seq/"
-    dec += "embedding_rnn_decoder/"
-    proj = dec + "rnn_decoder/output_projection_wrapper/"
-    assert names == sorted(
-        [enc + "embedding", dec + "embedding", proj + "kernel", proj + "bias"]
-        + [f"{enc}gru_cell/{n}" for n in GRU] + [f"{proj}gru_cell/{n}" for n in GRU]
-    )  # fmt: skip
+def _tf1_names(model):
+    """TF 1.15's variables of ``model`` around a GRUCell (from its source)."""
+    gru = [f"gru_cell/{n}" for n in GRU]
+    encoder = [f"{model}/rnn/embedding_wrapper/{n}" for n in ["embedding", *gru]]
+    decoder = model.replace("_seq2seq", "_decoder")
+    proj = ["output_projection_wrapper/" + n for n in ("kernel", "bias", *gru)]
+    if model == "embedding_rnn_seq2seq":
+        inner = [f"rnn_decoder/{n}" for n in proj]
+    else:
+        attention = [
+            "AttnW_0",
+            "AttnV_0",
+            "kernel",
+            "bias",
+            "Attention_0/kernel",
+            "Attention_0/bias",
+            "AttnOutputProjection/kernel",
+            "AttnOutputProjection/bias",
+        ]
+        inner = [f"attention_decoder/{n}" for n in attention + proj]
+    return sorted(encoder + [f"{model}/{decoder}/{n}" for n in ["embedding", *inner]])
+
+
+@pytest.mark.parametrize("model", ["embedding_rnn_seq2seq", "embedding_attention_seq2seq"])
+def test_embedding_seq2seq_models_have_tf1s_names_and_decode_greedily_on_request(installed, model):
+    as_given, names = _embedding_seq2seq(model, False, lambda ids: ids)
+    assert names == _tf1_names(model)
     assert as_given.shape == (TIME, BATCH, SYMBOLS)
-    greedy, _ = _embedding_seq2seq(True, lambda ids: ids)
+    greedy, _ = _embedding_seq2seq(model, True, lambda ids: ids)
     assert not np.array_equal(greedy[1:], as_given[1:])
     np.testing.assert_array_equal(greedy[0], as_given[0])  # the same first (GO) input
-    unread, _ = _embedding_seq2seq(True, lambda ids: np.concatenate([ids[:1], 0 * ids[1:]]))
-    np.testing.assert_array_equal(unread, greedy)
+    first_only = lambda ids: np.concatenate([ids[:1], 0 * ids[1:]])  # noqa: E731
+    np.testing.assert_array_equal(_embedding_seq2seq(model, True, first_only)[0], greedy)
     for flag, want in ((True, greedy), (False, as_given)):  # a tensor: tf.cond over both
-        chosen, tensor_names = _embedding_seq2seq((flag,), lambda ids: ids)
+        chosen, tensor_names = _embedding_seq2seq(model, (flag,), lambda ids: ids)
         assert tensor_names == names
         np.testing.assert_array_equal(chosen, want)
+
+
+ATTENTION = 4, 5  # attended states: length, size
+
+
+def _softmax(s):
+    e = np.exp(s - s.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+
+def _attention_decoder(x, init, states, w, heads, initial_attention):
+    """TF 1.15's attention_decoder around a GRUCell in float64 (from its
+    source); ``w``: the arrays by name under ``attention_decoder/``."""
+    features = [states @ w[f"AttnW_{a}"][0, 0] for a in range(heads)]
+
+    def attend(query):
+        reads = []
+        for a in range(heads):
+            y = query @ w[f"Attention_{a}/kernel"] + w[f"Attention_{a}/bias"]
+            p = _softmax((w[f"AttnV_{a}"] * np.tanh(features[a] + y[:, None, :])).sum(-1))
+            reads.append((p[:, :, None] * states).sum(1))
+        return reads
+
+    attns = attend(init) if initial_attention else [np.zeros((BATCH, ATTENTION[1]))] * heads
+    state, outputs = (init,), []
+    for step in x.astype(np.float64):
+        out, state = _gru(np.concatenate([step, *attns], 1) @ w["kernel"] + w["bias"], state, w)
+        attns = attend(state[0])
+        proj = "AttnOutputProjection/"
+        outputs.append(np.concatenate([out, *attns], 1) @ w[proj + "kernel"] + w[proj + "bias"])
+    return np.stack(outputs), state[0]
+
+
+@pytest.mark.parametrize("heads, initial_attention", [(1, False), (2, True)])
+def test_attention_decoder_computes_tf1s_formula_on_tf1s_names(installed, heads, initial_attention):
+    rnn, seq2seq = _contrib_rnn(), _seq2seq()
+    rng = np.random.RandomState(6)
+    init = rng.randn(BATCH, UNITS).astype(np.float32)
+    states = rng.randn(BATCH, *ATTENTION).astype(np.float32)
+
+    def build():
+        outs, state = seq2seq.attention_decoder(
+            _step_list(), tf.constant(init), tf.constant(states), rnn.GRUCell(UNITS),
+            num_heads=heads, initial_state_attention=initial_attention,
+        )  # fmt: skip
+        return tf.stack(outs), state
+
+    out, state, grads = _run(build)
+    with tf.Graph().as_default():
+        build()
+        shapes = {v.op.name: v.shape.as_list() for v in v1.global_variables()}
+    assert sorted(grads) == sorted(shapes)  # every one takes a gradient
+    size = ATTENTION[1]
+    scope = "attention_decoder/"
+    assert shapes[scope + "kernel"] == [DEPTH + heads * size, DEPTH]
+    assert shapes[scope + f"AttnW_{heads - 1}"] == [1, 1, size, size]
+    assert shapes[scope + "AttnOutputProjection/kernel"] == [UNITS + heads * size, UNITS]
+    w = {n[len(scope) :]: _value(n, s).astype(np.float64) for n, s in shapes.items()}
+    want_out, want_state = _attention_decoder(
+        np.stack([t.numpy() for t in _step_list()]), init.astype(np.float64),
+        states.astype(np.float64), w, heads, initial_attention,
+    )  # fmt: skip
+    # float32 against float64 over 7 steps: measured 7.2e-7 at most
+    np.testing.assert_allclose(out, want_out, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(state, want_state, rtol=1e-6, atol=1e-6)
 
 
 def test_buckets_share_one_set_of_variables_and_a_used_cell_is_not_copied(installed):
@@ -178,11 +262,11 @@ def test_buckets_share_one_set_of_variables_and_a_used_cell_is_not_copied(instal
     )  # an encoder copy of the cell and the decoder's, for every bucket
 
 
-def test_the_attention_decoders_are_refused_with_what_replaces_them(installed):
-    with pytest.raises(AttributeError, match="tf.keras.layers.Attention"):
-        _ = _seq2seq().embedding_attention_seq2seq
-    with pytest.raises(ImportError, match="attention_decoder"):
-        exec("from tensorflow.contrib.legacy_seq2seq import attention_decoder", {})
+def test_the_functions_not_kept_are_refused_with_what_to_do(installed):
+    with pytest.raises(AttributeError, match="build them from the kept functions"):
+        _ = _seq2seq().one2many_rnn_seq2seq
+    with pytest.raises(ImportError, match="embedding_tied_rnn_seq2seq"):
+        exec("from tensorflow.contrib.legacy_seq2seq import embedding_tied_rnn_seq2seq", {})
 
 
 SCRIPT = os.path.join(ROOT, "tests", "legacy_scripts", "char_rnn_style.py")

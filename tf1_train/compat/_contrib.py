@@ -49,11 +49,10 @@ PLACEHOLDERS = {
     "LayerNormBasicLSTMCell, AttentionCellWrapper, Embedding/Input/OutputProjectionWrapper "
     "and ConvLSTMCell (Conv1D/2D/3DLSTMCell) are kept; "
     "for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
-    "legacy_seq2seq": "rnn_decoder, basic_rnn_seq2seq, tied_rnn_seq2seq, "
-    "embedding_rnn_decoder, embedding_rnn_seq2seq, sequence_loss(_by_example) and "
-    "model_with_buckets are kept; the attention decoders (attention_decoder, "
-    "embedding_attention_seq2seq ...): tf.keras.layers.Attention / AdditiveAttention in a "
-    "decoder of your own",
+    "legacy_seq2seq": "rnn_decoder, basic/tied_rnn_seq2seq, embedding_rnn_decoder/seq2seq, "
+    "attention_decoder, embedding_attention_decoder/seq2seq, sequence_loss(_by_example) and "
+    "model_with_buckets are kept; one2many_rnn_seq2seq and embedding_tied_rnn_seq2seq: "
+    "build them from the kept functions",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -87,7 +86,10 @@ RNN_KEPT = (
 )
 # tf.contrib.legacy_seq2seq's names kept (_contrib_seq2seq.py)
 SEQ2SEQ_KEPT = (
+    "attention_decoder",
     "basic_rnn_seq2seq",
+    "embedding_attention_decoder",
+    "embedding_attention_seq2seq",
     "embedding_rnn_decoder",
     "embedding_rnn_seq2seq",
     "model_with_buckets",

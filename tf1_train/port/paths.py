@@ -220,9 +220,9 @@ CONTRIB: Dict[str, str] = {
     "tf.keras.layers RNN cells (not shared by variable_scope reuse) or a cell of your own",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
     "seq2seq": "TensorFlow Addons seq2seq (unmaintained) or your own",
-    "legacy_seq2seq": "rnn_decoder, basic/tied_rnn_seq2seq, embedding_rnn_decoder/seq2seq, "
-    "sequence_loss(_by_example), model_with_buckets: tf1_train.compat.install(); the "
-    "attention decoders: tf.keras.layers.Attention in a decoder of your own",
+    "legacy_seq2seq": "its decoders, seq2seq models, sequence losses and model_with_buckets: "
+    "tf1_train.compat.install(); one2many_rnn_seq2seq, embedding_tied_rnn_seq2seq: build "
+    "them from those",
     "opt": "tf.compat.v1.train optimizers or TensorFlow Addons (unmaintained)",
     "image": "tf.image, or TensorFlow Addons image (unmaintained)",
     "distribute": "tf.distribute",
