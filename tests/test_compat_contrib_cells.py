@@ -182,6 +182,8 @@ def test_the_wrappers_and_conv_cells_refuse_what_tf1_refused(installed):
         rnn.InputProjectionWrapper(tf.keras.layers.Dense(4), 2)
     with pytest.raises(ValueError, match="embedding_classes and embedding_size must be > 0"):
         rnn.EmbeddingWrapper(rnn.GRUCell(4), 0, 3)
+    with pytest.raises(ValueError, match="embedding_classes and embedding_size must be > 0"):
+        tf2_rnn.EmbeddingWrapper(tf2_rnn.GRUCell(4), 5, 0)
     with pytest.raises(ValueError, match=r"Invalid input_shape \[5, 2\] for conv_ndims=2"):
         rnn.Conv2DLSTMCell(input_shape=[5, 2], output_channels=3, kernel_shape=[3, 3])
 

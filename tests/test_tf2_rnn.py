@@ -66,21 +66,28 @@ def _flat(state):
     return [np.asarray(s) for s in tf.nest.flatten(state)]
 
 
-def _compare(tf1_model, tf2_model, lengths, time_known=True, grad_atol=1e-6):
+def _dense(grads):
+    """An embedding's gradient comes as IndexedSlices: as a tensor."""
+    return [None if g is None else tf.convert_to_tensor(g) for g in grads]
+
+
+def _compare(tf1_model, tf2_model, lengths, time_known=True, grad_atol=1e-6, x=None):
     """Runs ``tf1_model(inputs, seq)`` (TF1's cells and RNN functions, in a
     v1 graph) and ``tf2_model(params)(inputs, seq)`` (tf1_train.tf2.rnn) on
     the same arrays; each returns (outputs, states). Asserts they agree;
     returns the TF2 outputs. ``time_known=False``: the TF2 step is traced
     for inputs of any length, so its loop is a while loop. The batch stays
     static, as a tower's is (traced for any batch, the layer-normalized
-    cell's moments came out up to 1.8e-7 apart)."""
-    x = np.random.RandomState(1).randn(BATCH, STEPS, DEPTH).astype(np.float32)
+    cell's moments came out up to 1.8e-7 apart). ``x``: other inputs than
+    [BATCH, STEPS, DEPTH] normal floats (ids, for an embedding)."""
+    if x is None:
+        x = np.random.RandomState(1).randn(BATCH, STEPS, DEPTH).astype(np.float32)
     seq = LENGTHS if lengths else None
     with tf.Graph().as_default():
         out, state = tf1_model(tf.constant(x), seq)
         weights = v1.trainable_variables()
         loss = tf.add_n([tf.reduce_sum(o * o) for o in tf.nest.flatten(out)])
-        grads = v1.gradients(loss, weights)
+        grads = _dense(v1.gradients(loss, weights))
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
             values = load_random_weights(sess, 2)
@@ -96,12 +103,13 @@ def _compare(tf1_model, tf2_model, lengths, time_known=True, grad_atol=1e-6):
     # MatMul on both sides (eagerly, Eigen's tanh differs in the last bits).
     time = STEPS if time_known else None
 
-    @tf.function(input_signature=[tf.TensorSpec([BATCH, time, DEPTH], tf.float32)])
+    @tf.function(input_signature=[tf.TensorSpec([BATCH, time, *x.shape[2:]], x.dtype)])
     def run(inputs):
         with tf.GradientTape() as tape:
             out, state = layer(inputs, None if seq is None else tf.constant(seq))
             loss = tf.add_n([tf.reduce_sum(o * o) for o in tf.nest.flatten(out)])
-        return out, state, tape.gradient(loss, [params.by_name[w.op.name] for w in weights])
+        grads = tape.gradient(loss, [params.by_name[w.op.name] for w in weights])
+        return out, state, _dense(grads)
 
     got_out, got_state, got_grads = run(tf.constant(x))
     for got, ref in zip(_flat(got_out), _flat(want["out"])):
@@ -149,6 +157,22 @@ def test_cells_compute_the_legacy_cells_numbers_under_their_names(kind, lengths)
     (out,) = _compare(tf1_model, layer, lengths, grad_atol=grad_atol)
     if lengths:  # zeros past each length, as TF1
         assert not out[1, 2:].any() and out[1, 1].any()
+
+
+@pytest.mark.parametrize("time_known", [True, False], ids=["unrolled", "while_loop"])
+def test_an_embedding_wrapper_twin_looks_the_ids_up_in_tf1s_table(time_known):
+    classes, size = 9, 3
+    ids = np.random.RandomState(2).randint(0, classes, (BATCH, STEPS, 1)).astype(np.int32)
+
+    def tf1_model(inputs, seq):
+        cell = TF1_CELLS.EmbeddingWrapper(TF1_CELLS.GRUCell(UNITS), classes, size)
+        return v1.nn.dynamic_rnn(cell, inputs, sequence_length=seq, dtype=tf.float32)
+
+    def tf2_model(params):
+        return rnn.DynamicRNN(params, rnn.EmbeddingWrapper(rnn.GRUCell(UNITS), classes, size), 1)
+
+    (out,) = _compare(tf1_model, tf2_model, True, time_known=time_known, x=ids)
+    assert out.dtype == np.float32 and not out[1, 2:].any()  # zeros past each length
 
 
 @pytest.mark.parametrize("lengths", [False, True], ids=["full", "sequence_length"])

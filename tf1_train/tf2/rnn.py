@@ -23,7 +23,8 @@ tf1_train/tf2/rnn_cells.py; this module hands them out with the loops):
   cell state layer-normalized; no recurrent dropout) and
   ``AttentionCellWrapper`` (its ops around the wrapped cell), and
   ``OutputProjectionWrapper`` / ``InputProjectionWrapper`` (a dense layer
-  after / before the cell: tf1_train/tf2/rnn_wrappers.py);
+  after / before the cell) and ``EmbeddingWrapper`` (an embedding lookup
+  before it): tf1_train/tf2/rnn_wrappers.py;
 - ``LSTMBlockFusedCell`` runs LSTMCell's formula over a time-major input
   under the fused cell's names, ``reverse=True`` as ``TimeReversedFusedRNN``;
 - ``MultiRNNCell`` stacks them (``multi_rnn_cell/cell_<i>/``), and
@@ -63,6 +64,7 @@ from tf1_train.tf2.rnn_cells import (  # noqa: F401 (the cells are this module's
     _Cell,
 )
 from tf1_train.tf2.rnn_wrappers import (  # noqa: F401
+    EmbeddingWrapper,
     InputProjectionWrapper,
     OutputProjectionWrapper,
 )
@@ -212,6 +214,6 @@ def _while(cell: _Cell, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor])
             out, new = _past_length(t >= sequence_length, out, new, state)
         return t + 1, new, outputs.write(t, out)
 
-    outputs = tf.TensorArray(inputs.dtype, size=steps)
+    outputs = tf.TensorArray(tf.nest.flatten(state)[0].dtype, size=steps)  # ids in: floats out
     _, state, outputs = tf.while_loop(lambda t, *_: t < steps, step, (0, state, outputs))
     return tf.transpose(outputs.stack(), [1, 0, 2]), state
