@@ -186,6 +186,8 @@ def test_the_wrappers_and_conv_cells_refuse_what_tf1_refused(installed):
         tf2_rnn.EmbeddingWrapper(tf2_rnn.GRUCell(4), 5, 0)
     with pytest.raises(ValueError, match=r"Invalid input_shape \[5, 2\] for conv_ndims=2"):
         rnn.Conv2DLSTMCell(input_shape=[5, 2], output_channels=3, kernel_shape=[3, 3])
+    with pytest.raises(ValueError, match=r"Invalid input_shape \[5, 2\] for conv_ndims=2"):
+        tf2_rnn.Conv2DLSTMCell(input_shape=[5, 2], output_channels=3, kernel_shape=[3, 3])
 
 
 @pytest.mark.parametrize("model", ["projection", "conv_rows", "embedded_pixels"])

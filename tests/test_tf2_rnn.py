@@ -175,6 +175,35 @@ def test_an_embedding_wrapper_twin_looks_the_ids_up_in_tf1s_table(time_known):
     assert out.dtype == np.float32 and not out[1, 2:].any()  # zeros past each length
 
 
+CONV = {  # name: (the cell, its arguments)
+    "1d": ("Conv1DLSTMCell", dict(input_shape=[6, 2], output_channels=3, kernel_shape=[3])),
+    "2d_forget_bias": ("Conv2DLSTMCell", dict(input_shape=[4, 3, 2], output_channels=2,
+                                              kernel_shape=[3, 2], forget_bias=0.7)),
+    "3d_no_bias": ("ConvLSTMCell", dict(conv_ndims=3, input_shape=[3, 2, 2, 1],
+                                        output_channels=2, kernel_shape=[2, 2, 2],
+                                        use_bias=False)),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "case, time_known",
+    [("1d", True), ("1d", False), ("2d_forget_bias", True), ("3d_no_bias", True)],
+)
+def test_conv_lstm_twins_compute_the_contrib_cells_numbers(case, time_known):
+    name, kwargs = CONV[case]
+    x = np.random.RandomState(3).randn(BATCH, STEPS, *kwargs["input_shape"]).astype(np.float32)
+
+    def tf1_model(inputs, seq):
+        cell = getattr(TF1_CELLS, name)(**kwargs)
+        return v1.nn.dynamic_rnn(cell, inputs, sequence_length=seq, dtype=tf.float32)
+
+    def tf2_model(params):
+        return rnn.DynamicRNN(params, getattr(rnn, name)(**kwargs), kwargs["input_shape"][-1])
+
+    (out,) = _compare(tf1_model, tf2_model, True, time_known=time_known, x=x)
+    assert not out[1, 2:].any() and out[1, 1].any()  # zeros past each length
+
+
 @pytest.mark.parametrize("lengths", [False, True], ids=["full", "sequence_length"])
 @pytest.mark.parametrize("kind", ["stack", "layer_norm_lstm"])
 def test_a_time_dimension_known_only_at_run_time_loops_as_dynamic_rnn(kind, lengths):

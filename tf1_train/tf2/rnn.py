@@ -24,7 +24,9 @@ tf1_train/tf2/rnn_cells.py; this module hands them out with the loops):
   ``AttentionCellWrapper`` (its ops around the wrapped cell), and
   ``OutputProjectionWrapper`` / ``InputProjectionWrapper`` (a dense layer
   after / before the cell) and ``EmbeddingWrapper`` (an embedding lookup
-  before it): tf1_train/tf2/rnn_wrappers.py;
+  before it): tf1_train/tf2/rnn_wrappers.py; ``ConvLSTMCell`` and its
+  1D/2D/3D forms (LSTMCell's gates from a convolution of ``[x, h]``, on
+  ``[batch, time, *spatial, channels]`` inputs): tf1_train/tf2/rnn_conv.py;
 - ``LSTMBlockFusedCell`` runs LSTMCell's formula over a time-major input
   under the fused cell's names, ``reverse=True`` as ``TimeReversedFusedRNN``;
 - ``MultiRNNCell`` stacks them (``multi_rnn_cell/cell_<i>/``), and
@@ -62,6 +64,12 @@ from tf1_train.tf2.rnn_cells import (  # noqa: F401 (the cells are this module's
     MultiRNNCell,
     State,
     _Cell,
+)
+from tf1_train.tf2.rnn_conv import (  # noqa: F401
+    Conv1DLSTMCell,
+    Conv2DLSTMCell,
+    Conv3DLSTMCell,
+    ConvLSTMCell,
 )
 from tf1_train.tf2.rnn_wrappers import (  # noqa: F401
     EmbeddingWrapper,
@@ -198,9 +206,13 @@ def _unroll(cell: _Cell, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor]
 def _past_length(done: tf.Tensor, out: tf.Tensor, new: State, state: State):
     """dynamic_rnn's rule for the examples whose length ``done`` says has
     passed: a zero output, and the state they ended with."""
-    done = tf.reshape(done, [-1, 1])
-    kept = tf.nest.map_structure(lambda n, s: tf.where(done, s, n), new, state)
-    return tf.where(done, tf.zeros_like(out), out), kept
+
+    def where(keep, changed):  # ``done`` against [batch, ...] of any rank
+        mask = tf.reshape(done, [-1] + [1] * (changed.shape.rank - 1))
+        return tf.where(mask, keep, changed)
+
+    kept = tf.nest.map_structure(where, state, new)
+    return where(tf.zeros_like(out), out), kept
 
 
 def _while(cell: _Cell, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor]):
@@ -216,4 +228,5 @@ def _while(cell: _Cell, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor])
 
     outputs = tf.TensorArray(tf.nest.flatten(state)[0].dtype, size=steps)  # ids in: floats out
     _, state, outputs = tf.while_loop(lambda t, *_: t < steps, step, (0, state, outputs))
-    return tf.transpose(outputs.stack(), [1, 0, 2]), state
+    stacked = outputs.stack()  # [time, batch, ...]
+    return tf.transpose(stacked, [1, 0, *range(2, stacked.shape.rank)]), state
