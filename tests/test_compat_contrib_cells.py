@@ -88,19 +88,19 @@ def test_embedding_wrapper_looks_up_each_steps_ids_on_the_cpu_as_tf1_did(install
         x = tf.nn.embedding_lookup(embedding, ids[..., 0])
         return v1.nn.dynamic_rnn(rnn.GRUCell(UNITS), x, dtype=tf.float32, time_major=True)
 
-    with tf.Graph().as_default() as g, tf.device("/device:CPU:1"):  # as tower 1 is
-        wrapped()
-        made = {v.op.name: v.device for v in v1.global_variables()}
-        body = [n for f in g.as_graph_def().library.function for n in f.node_def]
-        cell_ops = {n.device for n in body if n.op in ("ResourceGather", "MatMul", "Sigmoid")}
-        uniform = "rnn/embedding_wrapper/embedding/Initializer/random_uniform/"
-        bounds = [
-            tf.get_static_value(g.get_tensor_by_name(uniform + f"{b}:0")) for b in ("min", "max")
-        ]
     scope = "rnn/embedding_wrapper/"
     gru = ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias")
-    assert sorted(made) == sorted([scope + "embedding"] + [f"{scope}gru_cell/{n}" for n in gru])
-    assert set(made.values()) == cell_ops == {"/device:CPU:0"}  # TF1's pin wins
+    for tower in ("/device:CPU:1", "/device:GPU:1"):  # tower 1's device (graphs only: no GPU)
+        with tf.Graph().as_default() as g, tf.device(tower):
+            wrapped()
+            made = {v.op.name: v.device for v in v1.global_variables()}
+            body = [n for f in g.as_graph_def().library.function for n in f.node_def]
+            cell_ops = {n.device for n in body if n.op in ("ResourceGather", "MatMul", "Sigmoid")}
+            uniform = "rnn/embedding_wrapper/embedding/Initializer/random_uniform/"
+            bounds = [tf.get_static_value(g.get_tensor_by_name(f"{uniform}{b}:0"))
+                      for b in ("min", "max")]  # fmt: skip
+        assert sorted(made) == sorted([scope + "embedding"] + [f"{scope}gru_cell/{n}" for n in gru])
+        assert set(made.values()) == cell_ops == {"/device:CPU:0"}, tower  # TF1's pin wins
     np.testing.assert_allclose(bounds, [-np.sqrt(3), np.sqrt(3)])  # variance 1, TF1's default
     out, state, grads = _run(wrapped)
     want_out, want_state, want_grads = _run(written_out)

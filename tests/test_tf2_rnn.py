@@ -14,8 +14,8 @@ import pytest
 import tensorflow as tf
 
 from tests.conftest import load_random_weights, run_clis
-from tf1_train.compat import _contrib_rnn, rnn_cell
-from tf1_train.tf2 import rnn
+from tf1_train.compat import _contrib_rnn, _contrib_seq2seq, rnn_cell
+from tf1_train.tf2 import rnn, seq2seq
 from tf1_train.tf2.layers import Params
 
 v1 = tf.compat.v1
@@ -173,6 +173,37 @@ def test_an_embedding_wrapper_twin_looks_the_ids_up_in_tf1s_table(time_known):
 
     (out,) = _compare(tf1_model, tf2_model, True, time_known=time_known, x=ids)
     assert out.dtype == np.float32 and not out[1, 2:].any()  # zeros past each length
+
+
+@pytest.mark.parametrize("loop", [False, True], ids=["fed", "loop_function"])
+def test_rnn_decoder_twin_steps_as_legacy_seq2seqs(loop):
+    # char-rnn's stack under rnn_decoder(scope="rnnlm"); with a loop function
+    # only the first input is read, each output making the next input.
+    def feed_back(prev, _):
+        return tf.tanh(prev[:, :DEPTH])
+
+    def tf1_model(inputs, seq):
+        cell = _cell(TF1_CELLS, "stack")
+        outs, state = _contrib_seq2seq.rnn_decoder(
+            tf.unstack(inputs, axis=1), cell.zero_state(BATCH, tf.float32), cell,
+            loop_function=feed_back if loop else None, scope="rnnlm",
+        )  # fmt: skip
+        return tf.stack(outs, axis=1), state
+
+    def tf2_model(params):
+        cell = _cell(rnn, "stack")
+        decoder = seq2seq.RNNDecoder(params, cell, DEPTH, scope="rnnlm")
+
+        def run(inputs, seq):
+            outs, state = decoder(tf.unstack(inputs, axis=1), cell.zero_state(BATCH, tf.float32),
+                                  loop_function=feed_back if loop else None)  # fmt: skip
+            return tf.stack(outs, axis=1), state
+
+        return run
+
+    _compare(tf1_model, tf2_model, False)
+    # (the losses: tf1_train.compat's legacy_seq2seq runs the twin's functions,
+    # held to the float64 formula in tests/test_compat_contrib_seq2seq.py)
 
 
 CONV = {  # name: (the cell, its arguments)

@@ -25,6 +25,7 @@ import tensorflow as tf
 
 from tf1_train.compat._contrib_attention import _linear  # TF1's _linear, with its bias
 from tf1_train.compat._contrib_core_cells import EmbeddingWrapper, OutputProjectionWrapper
+from tf1_train.tf2 import seq2seq as twin  # the losses: the same ops in both
 
 v1 = tf.compat.v1
 
@@ -304,27 +305,12 @@ def embedding_attention_seq2seq(encoder_inputs, decoder_inputs, cell, num_encode
 def sequence_loss_by_example(logits, targets, weights, average_across_timesteps=True,
                              softmax_loss_function=None, name=None):  # fmt: skip
     """Per example: the sum over steps of weight * cross-entropy, divided by
-    the sum of the weights (+1e-12) when ``average_across_timesteps``."""
-    if len(targets) != len(logits) or len(weights) != len(logits):
-        raise ValueError(
-            "Lengths of logits, weights, and targets must be the same "
-            f"{len(logits)}, {len(weights)}, {len(targets)}."
-        )
+    the sum of the weights (+1e-12) when ``average_across_timesteps`` (the
+    TF2 twin's function, tf1_train/tf2/seq2seq.py, under TF1's name scope)."""
     with tf.name_scope(name or "sequence_loss_by_example"):
-        log_perp_list = []
-        for logit, target, weight in zip(logits, targets, weights):
-            if softmax_loss_function is None:
-                crossent = tf.nn.sparse_softmax_cross_entropy_with_logits(
-                    labels=tf.reshape(target, [-1]), logits=logit
-                )
-            else:
-                crossent = softmax_loss_function(labels=target, logits=logit)
-            log_perp_list.append(crossent * weight)
-        log_perps = tf.add_n(log_perp_list)
-        if average_across_timesteps:
-            total_size = tf.add_n(weights) + 1e-12  # all-zero weights: no division by 0
-            log_perps /= total_size
-    return log_perps
+        return twin.sequence_loss_by_example(
+            logits, targets, weights, average_across_timesteps, softmax_loss_function
+        )
 
 
 def sequence_loss(logits, targets, weights, average_across_timesteps=True,
@@ -332,15 +318,10 @@ def sequence_loss(logits, targets, weights, average_across_timesteps=True,
     """The sum over the batch of sequence_loss_by_example, divided by the
     batch size when ``average_across_batch``."""
     with tf.name_scope(name or "sequence_loss"):
-        cost = tf.reduce_sum(
-            sequence_loss_by_example(
-                logits, targets, weights, average_across_timesteps=average_across_timesteps,
-                softmax_loss_function=softmax_loss_function,
-            )
+        return twin.sequence_loss(
+            logits, targets, weights, average_across_timesteps, average_across_batch,
+            softmax_loss_function,
         )  # fmt: skip
-        if average_across_batch:
-            return cost / tf.cast(tf.shape(targets[0])[0], cost.dtype)
-        return cost
 
 
 def model_with_buckets(encoder_inputs, decoder_inputs, targets, weights, buckets, seq2seq,
