@@ -117,16 +117,21 @@ def test_sequence_losses_are_tf1s_weighted_cross_entropy(installed, over_time, o
         seq2seq.sequence_loss_by_example([tf.zeros([1, 2])], [], [])
 
 
-def _embedding_seq2seq(model, feed_previous, decoder_ids):
+def _embedding_seq2seq(model, feed_previous, decoder_ids, projection=False):
     """``model``'s outputs and its variables' names, each variable set to
-    _value(); ``feed_previous`` a 1-tuple: as a tensor."""
+    _value(); ``feed_previous`` a 1-tuple: as a tensor; ``projection``: the
+    translate tutorial's ``output_projection`` (w, b) instead of the wrapper."""
     rnn, seq2seq = _contrib_rnn(), _seq2seq()
     ids = np.random.RandomState(5).randint(0, SYMBOLS, (TIME, BATCH)).astype(np.int32)
     with tf.Graph().as_default():
         feed = feed_previous if isinstance(feed_previous, bool) else tf.constant(feed_previous[0])
+        extra = {}
+        if projection:
+            w = v1.get_variable("proj_w", [UNITS, SYMBOLS])
+            extra["output_projection"] = (w, v1.get_variable("proj_b", [SYMBOLS]))
         outs, _ = getattr(seq2seq, model)(
             [tf.constant(s) for s in ids], [tf.constant(s) for s in decoder_ids(ids)],
-            rnn.GRUCell(UNITS), SYMBOLS, SYMBOLS, EMBED, feed_previous=feed,
+            rnn.GRUCell(UNITS), SYMBOLS, SYMBOLS, EMBED, feed_previous=feed, **extra,
         )  # fmt: skip
         with v1.Session() as sess:
             for var in v1.global_variables():
@@ -171,6 +176,27 @@ def test_embedding_seq2seq_models_have_tf1s_names_and_decode_greedily_on_request
         chosen, tensor_names = _embedding_seq2seq(model, (flag,), lambda ids: ids)
         assert tensor_names == names
         np.testing.assert_array_equal(chosen, want)
+
+
+def test_greedy_decoding_feeds_back_the_argmax_of_the_output_projection(installed):
+    # The translate tutorial's decoder: no wrapper, outputs of the cell's size,
+    # each greedy step's symbol argmax(output w + b). Fed those symbols as
+    # given inputs, the same decoder must give the greedy outputs again.
+    model = "embedding_attention_seq2seq"
+    greedy, names = _embedding_seq2seq(model, True, lambda ids: ids, projection=True)
+    assert greedy.shape == (TIME, BATCH, UNITS)
+    assert not [n for n in names if "output_projection_wrapper" in n]
+    w, b = _value("proj_w", [UNITS, SYMBOLS]), _value("proj_b", [SYMBOLS])
+    chosen = (greedy[:-1] @ w + b).argmax(-1).astype(np.int32)  # [TIME - 1, BATCH]
+    fed, _ = _embedding_seq2seq(
+        model, False, lambda ids: np.concatenate([ids[:1], chosen]), projection=True
+    )
+    np.testing.assert_array_equal(fed, greedy)
+    with pytest.raises(ValueError):  # a projection to another number of symbols
+        _seq2seq().embedding_rnn_decoder(
+            [tf.zeros([BATCH], tf.int32)], tf.zeros([BATCH, UNITS]), _contrib_rnn().GRUCell(UNITS),
+            SYMBOLS, EMBED, output_projection=(tf.zeros([UNITS, 3]), tf.zeros([3])),
+        )  # fmt: skip
 
 
 ATTENTION = 4, 5  # attended states: length, size
