@@ -138,6 +138,18 @@ def run_clis(arg_lists, timeout=240, module="tf1_train.main", fresh=False):
     return done
 
 
+def run_legacy_script(script: str, cwd, *args) -> dict:
+    """Runs a legacy TF1 program of tests/legacy_scripts through ``python -m
+    tf1_train.compat``, as a user would; its ``name = value`` lines."""
+    out = subprocess.run(
+        [sys.executable, "-m", "tf1_train.compat", script, *args],
+        cwd=cwd, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+        capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    return dict(line.split(" = ", 1) for line in out.stdout.splitlines() if " = " in line)
+
+
 @pytest.fixture
 def installed():
     """tf1_train.compat.install() for one test (legacy cells, contrib placeholders)."""

@@ -77,6 +77,11 @@ CASES: List[Case] = [
         "outs, states = legacy_seq2seq.one2many_rnn_seq2seq(x, ys, cell, cells, 9, ns, 4)\n",
     ),
     Case(
+        "contrib-crf",
+        TF + "ll, trans = tf.contrib.crf.crf_log_likelihood(x, y, n)  # expect: contrib-crf\n",
+        "import numpy as np\nbest = np.argmax(scores, 1)\n",
+    ),
+    Case(
         "contrib",
         "from tensorflow.contrib import rnn  # expect: contrib\n"
         "cell = rnn.NASCell(8)  # expect: contrib\n",

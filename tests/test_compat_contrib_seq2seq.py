@@ -11,13 +11,11 @@ numbers of the bool, greedy decoding ignores all but the first input); then a ch
 
 import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 import tensorflow as tf
-from conftest import ROOT, run_cli
+from conftest import ROOT, run_cli, run_legacy_script
 
 from tests.test_compat_contrib_attention import _gru
 from tests.test_compat_contrib_rnn import BATCH, DEPTH, TIME, UNITS, _contrib_rnn, _run, _value
@@ -321,13 +319,7 @@ SCRIPT = os.path.join(ROOT, "tests", "legacy_scripts", "char_rnn_style.py")
 
 
 def test_a_char_rnn_style_program_trains_and_samples_through_python_m_compat(tmp_path):
-    out = subprocess.run(
-        [sys.executable, "-m", "tf1_train.compat", SCRIPT, f"--train_dir={tmp_path}"],
-        cwd=tmp_path, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-        capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr[-3000:]
-    values = dict(line.split(" = ", 1) for line in out.stdout.splitlines() if " = " in line)
+    values = run_legacy_script(SCRIPT, tmp_path, f"--train_dir={tmp_path}")
     # measured: 3.07 -> 0.04 in 120 steps; the greedy sample from "0" follows the text
     assert float(values["last_loss"]) < float(values["first_loss"]) / 10
     assert values["sample"] == repr("123456789abcdefghij 0123456789")

@@ -1,8 +1,9 @@
-"""Importable ``tensorflow.contrib.quantize``, ``.training``, ``.rnn`` and
-``.legacy_seq2seq``, whose every name raises on use, except the core
-TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names rebuilt on
-TensorFlow 2.21) and ``.legacy_seq2seq``'s decoders and losses, which were
-core ops around the cells (tf1_train/compat/_contrib_seq2seq.py).
+"""Importable ``tensorflow.contrib.quantize``, ``.training``, ``.rnn``,
+``.legacy_seq2seq`` and ``.crf``, whose every name raises on use, except the
+core TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names
+rebuilt on TensorFlow 2.21), ``.legacy_seq2seq``'s decoders and losses and
+all of ``.crf``, which were core ops (tf1_train/compat/_contrib_seq2seq.py,
+_contrib_crf.py).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -53,6 +54,7 @@ PLACEHOLDERS = {
     "attention_decoder, embedding_attention_decoder/seq2seq, sequence_loss(_by_example) and "
     "model_with_buckets are kept; one2many_rnn_seq2seq and embedding_tied_rnn_seq2seq: "
     "build them from the kept functions",
+    "crf": "every name of TF 1.15's tensorflow.contrib.crf is kept",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -97,6 +99,20 @@ SEQ2SEQ_KEPT = (
     "sequence_loss",
     "sequence_loss_by_example",
     "tied_rnn_seq2seq",
+)
+# tf.contrib.crf's names, all kept (_contrib_crf.py)
+CRF_KEPT = (
+    "CrfDecodeBackwardRnnCell",
+    "CrfDecodeForwardRnnCell",
+    "CrfForwardRnnCell",
+    "crf_binary_score",
+    "crf_decode",
+    "crf_log_likelihood",
+    "crf_log_norm",
+    "crf_multitag_sequence_score",
+    "crf_sequence_score",
+    "crf_unary_score",
+    "viterbi_decode",
 )
 # tf.contrib.rnn's names kept after install(): the core TensorFlow objects it
 # re-exported, the fused cells and the two stack_bidirectional functions,
@@ -209,8 +225,18 @@ def _seq2seq(name: str):
     return _contrib_seq2seq.KEPT[name]
 
 
+def _crf(name: str):
+    from tf1_train.compat import _contrib_crf
+
+    return _contrib_crf.KEPT[name]
+
+
 # submodule: (the names it keeps, how to get one)
-_KEPT = {"rnn": (RNN_FROM_CORE, _core_rnn), "legacy_seq2seq": (SEQ2SEQ_KEPT, _seq2seq)}
+_KEPT = {
+    "rnn": (RNN_FROM_CORE, _core_rnn),
+    "legacy_seq2seq": (SEQ2SEQ_KEPT, _seq2seq),
+    "crf": (CRF_KEPT, _crf),
+}
 
 
 def _gone(module: str, hint: str, kept=(), resolve=_core_rnn):

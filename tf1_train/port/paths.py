@@ -11,7 +11,7 @@ import importlib.util
 import pathlib
 from typing import Dict, Optional, Tuple
 
-from tf1_train.compat._contrib import RNN_FROM_CORE, SEQ2SEQ_KEPT
+from tf1_train.compat._contrib import CRF_KEPT, RNN_FROM_CORE, SEQ2SEQ_KEPT
 from tf1_train.port.rules import V1
 
 # Full API paths per rule. `v1` marks names that exist only under tf.compat.v1:
@@ -54,6 +54,7 @@ NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
         tuple(f"tensorflow.contrib.legacy_seq2seq.{n}" for n in SEQ2SEQ_KEPT),
         False,
     ),
+    ("contrib-crf", tuple(f"tensorflow.contrib.crf.{n}" for n in CRF_KEPT), False),
     ("contrib-prefetch-queue", ("tensorflow.contrib.slim.prefetch_queue",), False),
     ("slim-batch-norm", ("tensorflow.contrib.slim.batch_norm",), False),
     ("contrib-slim", ("tensorflow.contrib.slim",), False),
@@ -220,6 +221,7 @@ CONTRIB: Dict[str, str] = {
     "tf.keras.layers RNN cells (not shared by variable_scope reuse) or a cell of your own",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
     "seq2seq": "TensorFlow Addons seq2seq (unmaintained) or your own",
+    "crf": "tf1_train.compat.install() (all of it)",
     "legacy_seq2seq": "its decoders, seq2seq models, sequence losses and model_with_buckets: "
     "tf1_train.compat.install(); one2many_rnn_seq2seq, embedding_tied_rnn_seq2seq: build "
     "them from those",

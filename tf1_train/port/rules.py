@@ -46,6 +46,7 @@ ROW_TF_KERAS = "tf_keras + `TF_USE_LEGACY_KERAS`"
 ROW_RNN_CELL = "`tf.nn.rnn_cell.*`, `dynamic_rnn`"
 ROW_CONTRIB = "`tf.contrib.*`"
 ROW_SEQ2SEQ = "`tf.contrib.legacy_seq2seq`"
+ROW_CRF = "`tf.contrib.crf`"
 ROW_ESTIMATOR = "`tf.estimator.*`"
 ROW_EAGER = "placeholders and sessions in eager mode"
 ROW_RENAMES = "TF1 names outside `tf.compat.v1`"
@@ -167,6 +168,17 @@ _rule(
     "weight * sparse cross-entropy divided by the summed weights",
     "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
     ROW_SEQ2SEQ,
+)
+_rule(
+    "contrib-crf",
+    BREAKS,
+    "tf1_train.compat.install() at the top of the program brings back tf.contrib.crf "
+    "(crf_log_likelihood and its transitions variable, crf_decode, viterbi_decode, ...: "
+    "TF 1.15's ops); in TF2 no maintained package has it (TensorFlow Addons' copy ended "
+    "with Addons): the log partition is a logsumexp recurrence over the steps and Viterbi "
+    "a max recurrence, a loop of your own",
+    "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
+    ROW_CRF,
 )
 _rule(
     "contrib",
