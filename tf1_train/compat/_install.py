@@ -10,8 +10,9 @@ Keras 3" on first use, and TensorFlow's private
 uses) forwards to ``tf_keras.legacy_tf_layers``, which is not installed. Both
 are re-pointed here; the private names tf-slim 1.1.0 reads are put back where
 TensorFlow moved them (``_restore_removed_names``), NumPy's aliases of the
-builtins (``np.int``) likewise, and ``tensorflow.contrib.quantize`` /
-``.training`` become importable placeholders (``_contrib``). Nothing else
+builtins (``np.int``) likewise, and ``tensorflow.contrib.quantize``,
+``.training``, ``.rnn``, ``.legacy_seq2seq`` and ``.crf`` become importable
+(``_contrib``: placeholders, but for what each kept of TF 1.15). Nothing else
 changes, and nothing changes until a program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
 still work on 2.21 and are left alone.
@@ -149,8 +150,9 @@ def _restore_numpy_builtin_aliases() -> None:
 
 
 def _add_contrib_placeholders() -> None:
-    """``tensorflow.contrib.quantize`` and ``.training`` importable, every name
-    in them raising on use (tf1_train.compat._contrib says why these two)."""
+    """``tensorflow.contrib``'s submodules of tf1_train.compat._contrib
+    importable, every name in them raising on use but those kept (that
+    module says which, and why these submodules)."""
     from tf1_train.compat._contrib import placeholder_modules
 
     for name, module in placeholder_modules().items():
