@@ -6,6 +6,7 @@ comment on a line of its own marks the next line). Snippets are never run.
 
 from typing import Dict, List, NamedTuple
 
+from tests.port_scan_cases_contrib import KEPT_CONTRIB
 from tests.port_scan_cases_self_cast import SELF_CAST
 
 
@@ -68,18 +69,6 @@ CASES: List[Case] = [
         "contrib-l2-regularizer",
         TF + "r = tf.contrib.layers.l2_regularizer(1e-4)  # expect: contrib-l2-regularizer\n",
         TF + "r = lambda w: 1e-4 * tf.nn.l2_loss(w)\n",
-    ),
-    Case(
-        "legacy-seq2seq",
-        "from tensorflow.contrib import legacy_seq2seq\n"
-        "out, state = legacy_seq2seq.rnn_decoder(x, s, cell)  # expect: legacy-seq2seq\n",
-        "from tensorflow.contrib import legacy_seq2seq\n"
-        "outs, states = legacy_seq2seq.one2many_rnn_seq2seq(x, ys, cell, cells, 9, ns, 4)\n",
-    ),
-    Case(
-        "contrib-crf",
-        TF + "ll, trans = tf.contrib.crf.crf_log_likelihood(x, y, n)  # expect: contrib-crf\n",
-        "import numpy as np\nbest = np.argmax(scores, 1)\n",
     ),
     Case(
         "contrib",
@@ -369,7 +358,7 @@ CASES: List[Case] = [
         "import os\nos.environ['TF_ENABLE_ONEDNN_OPTS'] = '1'\n",
     ),
 ]
-CASES += [Case(*c) for c in SELF_CAST]
+CASES += [Case(*c) for c in SELF_CAST + KEPT_CONTRIB]
 
 # What tf_upgrade_v2 gets wrong, line by line (test_port_scan.py::test_tf_upgrade_v2_blind_spots).
 UPGRADE_TF = (

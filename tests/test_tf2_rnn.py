@@ -14,8 +14,8 @@ import pytest
 import tensorflow as tf
 
 from tests.conftest import load_random_weights, run_clis
-from tf1_train.compat import _contrib_rnn, _contrib_seq2seq, rnn_cell
-from tf1_train.tf2 import rnn, seq2seq
+from tf1_train.compat import _contrib_rnn, rnn_cell
+from tf1_train.tf2 import rnn
 from tf1_train.tf2.layers import Params
 
 v1 = tf.compat.v1
@@ -157,82 +157,6 @@ def test_cells_compute_the_legacy_cells_numbers_under_their_names(kind, lengths)
     (out,) = _compare(tf1_model, layer, lengths, grad_atol=grad_atol)
     if lengths:  # zeros past each length, as TF1
         assert not out[1, 2:].any() and out[1, 1].any()
-
-
-@pytest.mark.parametrize("time_known", [True, False], ids=["unrolled", "while_loop"])
-def test_an_embedding_wrapper_twin_looks_the_ids_up_in_tf1s_table(time_known):
-    classes, size = 9, 3
-    ids = np.random.RandomState(2).randint(0, classes, (BATCH, STEPS, 1)).astype(np.int32)
-
-    def tf1_model(inputs, seq):
-        cell = TF1_CELLS.EmbeddingWrapper(TF1_CELLS.GRUCell(UNITS), classes, size)
-        return v1.nn.dynamic_rnn(cell, inputs, sequence_length=seq, dtype=tf.float32)
-
-    def tf2_model(params):
-        return rnn.DynamicRNN(params, rnn.EmbeddingWrapper(rnn.GRUCell(UNITS), classes, size), 1)
-
-    (out,) = _compare(tf1_model, tf2_model, True, time_known=time_known, x=ids)
-    assert out.dtype == np.float32 and not out[1, 2:].any()  # zeros past each length
-
-
-@pytest.mark.parametrize("loop", [False, True], ids=["fed", "loop_function"])
-def test_rnn_decoder_twin_steps_as_legacy_seq2seqs(loop):
-    # char-rnn's stack under rnn_decoder(scope="rnnlm"); with a loop function
-    # only the first input is read, each output making the next input.
-    def feed_back(prev, _):
-        return tf.tanh(prev[:, :DEPTH])
-
-    def tf1_model(inputs, seq):
-        cell = _cell(TF1_CELLS, "stack")
-        outs, state = _contrib_seq2seq.rnn_decoder(
-            tf.unstack(inputs, axis=1), cell.zero_state(BATCH, tf.float32), cell,
-            loop_function=feed_back if loop else None, scope="rnnlm",
-        )  # fmt: skip
-        return tf.stack(outs, axis=1), state
-
-    def tf2_model(params):
-        cell = _cell(rnn, "stack")
-        decoder = seq2seq.RNNDecoder(params, cell, DEPTH, scope="rnnlm")
-
-        def run(inputs, seq):
-            outs, state = decoder(tf.unstack(inputs, axis=1), cell.zero_state(BATCH, tf.float32),
-                                  loop_function=feed_back if loop else None)  # fmt: skip
-            return tf.stack(outs, axis=1), state
-
-        return run
-
-    _compare(tf1_model, tf2_model, False)
-    # (the losses: tf1_train.compat's legacy_seq2seq runs the twin's functions,
-    # held to the float64 formula in tests/test_compat_contrib_seq2seq.py)
-
-
-CONV = {  # name: (the cell, its arguments)
-    "1d": ("Conv1DLSTMCell", dict(input_shape=[6, 2], output_channels=3, kernel_shape=[3])),
-    "2d_forget_bias": ("Conv2DLSTMCell", dict(input_shape=[4, 3, 2], output_channels=2,
-                                              kernel_shape=[3, 2], forget_bias=0.7)),
-    "3d_no_bias": ("ConvLSTMCell", dict(conv_ndims=3, input_shape=[3, 2, 2, 1],
-                                        output_channels=2, kernel_shape=[2, 2, 2],
-                                        use_bias=False)),
-}  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    "case, time_known",
-    [("1d", True), ("1d", False), ("2d_forget_bias", True), ("3d_no_bias", True)],
-)
-def test_conv_lstm_twins_compute_the_contrib_cells_numbers(case, time_known):
-    name, kwargs = CONV[case]
-    x = np.random.RandomState(3).randn(BATCH, STEPS, *kwargs["input_shape"]).astype(np.float32)
-
-    def tf1_model(inputs, seq):
-        cell = getattr(TF1_CELLS, name)(**kwargs)
-        return v1.nn.dynamic_rnn(cell, inputs, sequence_length=seq, dtype=tf.float32)
-
-    def tf2_model(params):
-        return rnn.DynamicRNN(params, getattr(rnn, name)(**kwargs), kwargs["input_shape"][-1])
-
-    (out,) = _compare(tf1_model, tf2_model, True, time_known=time_known, x=x)
-    assert not out[1, 2:].any() and out[1, 1].any()  # zeros past each length
 
 
 @pytest.mark.parametrize("lengths", [False, True], ids=["full", "sequence_length"])

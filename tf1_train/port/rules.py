@@ -45,8 +45,6 @@ ROW_SLIM = "tf-slim"
 ROW_TF_KERAS = "tf_keras + `TF_USE_LEGACY_KERAS`"
 ROW_RNN_CELL = "`tf.nn.rnn_cell.*`, `dynamic_rnn`"
 ROW_CONTRIB = "`tf.contrib.*`"
-ROW_SEQ2SEQ = "`tf.contrib.legacy_seq2seq`"
-ROW_CRF = "`tf.contrib.crf`"
 ROW_ESTIMATOR = "`tf.estimator.*`"
 ROW_EAGER = "placeholders and sessions in eager mode"
 ROW_RENAMES = "TF1 names outside `tf.compat.v1`"
@@ -155,30 +153,6 @@ _rule(
     "tf.keras.regularizers.l2(scale) is twice that",
     "converts to tf.keras.regularizers.l2(0.5 * (scale)): the same value",
     ROW_CONTRIB,
-)
-_rule(
-    "legacy-seq2seq",
-    BREAKS,
-    "tf1_train.compat.install() at the top of the program brings back tf.contrib."
-    "legacy_seq2seq's rnn_decoder, basic/tied_rnn_seq2seq, embedding_rnn_decoder/seq2seq, "
-    "attention_decoder, embedding_attention_decoder/seq2seq, sequence_loss(_by_example) and "
-    "model_with_buckets (TF 1.15's ops under its scopes); in TF2: a Keras RNN layer (or "
-    "your own loop over the cell for a loop_function; tf.keras.layers.AdditiveAttention "
-    "for the attention) and, for sequence_loss_by_example, the sum over steps of "
-    "weight * sparse cross-entropy divided by the summed weights",
-    "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
-    ROW_SEQ2SEQ,
-)
-_rule(
-    "contrib-crf",
-    BREAKS,
-    "tf1_train.compat.install() at the top of the program brings back tf.contrib.crf "
-    "(crf_log_likelihood and its transitions variable, crf_decode, viterbi_decode, ...: "
-    "TF 1.15's ops); in TF2 no maintained package has it (TensorFlow Addons' copy ended "
-    "with Addons): the log partition is a logsumexp recurrence over the steps and Viterbi "
-    "a max recurrence, a loop of your own",
-    "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
-    ROW_CRF,
 )
 _rule(
     "contrib",

@@ -17,7 +17,14 @@ import sys
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from tf1_train.compat._contrib import PACKAGE, PLACEHOLDERS, RNN_FROM_CORE
-from tf1_train.port import api_names, checks, paths, runtime_rules, self_cast_rules
+from tf1_train.port import (
+    api_names,
+    checks,
+    contrib_rules,  # noqa: F401 (registers its rules)
+    paths,
+    runtime_rules,
+    self_cast_rules,
+)
 from tf1_train.port.names import Aliases, dotted_uses
 from tf1_train.port.rules import BREAKS, RENAME, RULES, SEVERITIES, V1, WORKS
 

@@ -1,0 +1,20 @@
+"""Trigger and twin snippets (rule, trigger, clean) for the rules on the
+tf.contrib submodules tf1_train.compat keeps (tf1_train/port/contrib_rules.py),
+joined to tests/port_scan_cases.py's CASES. Snippets are never run."""
+
+KEPT_CONTRIB = [
+    (
+        "legacy-seq2seq",
+        "from tensorflow.contrib import legacy_seq2seq\n"
+        "out, state = legacy_seq2seq.rnn_decoder(x, s, cell)  # expect: legacy-seq2seq\n",
+        # a function it does not keep: the generic contrib rule's
+        "from tensorflow.contrib import legacy_seq2seq\n"
+        "outs, states = legacy_seq2seq.one2many_rnn_seq2seq(x, ys, cell, cells, 9, ns, 4)\n",
+    ),
+    (
+        "contrib-crf",
+        "import tensorflow as tf\n"
+        "ll, trans = tf.contrib.crf.crf_log_likelihood(x, y, n)  # expect: contrib-crf\n",
+        "import numpy as np\nbest = np.argmax(scores, 1)\n",
+    ),
+]

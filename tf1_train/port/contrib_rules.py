@@ -1,0 +1,36 @@
+"""Rules for the ``tf.contrib`` submodules tf1_train.compat keeps: a program
+that calls ``legacy_seq2seq``'s decoders and losses or ``crf`` breaks on
+TensorFlow 2 until it calls ``install()``, which brings TF 1.15's ops back
+(tf1_train/compat/_contrib_seq2seq.py, _contrib_crf.py). Their paths, matched
+before the generic ``contrib`` rule, are in tf1_train/port/paths.py.
+"""
+
+from tf1_train.port.rules import BREAKS, _rule
+
+ROW_SEQ2SEQ = "`tf.contrib.legacy_seq2seq`"
+ROW_CRF = "`tf.contrib.crf`"
+
+_rule(
+    "legacy-seq2seq",
+    BREAKS,
+    "tf1_train.compat.install() at the top of the program brings back tf.contrib."
+    "legacy_seq2seq's rnn_decoder, basic/tied_rnn_seq2seq, embedding_rnn_decoder/seq2seq, "
+    "attention_decoder, embedding_attention_decoder/seq2seq, sequence_loss(_by_example) and "
+    "model_with_buckets (TF 1.15's ops under its scopes); in TF2: a Keras RNN layer (or "
+    "your own loop over the cell for a loop_function; tf.keras.layers.AdditiveAttention "
+    "for the attention) and, for sequence_loss_by_example, the sum over steps of "
+    "weight * sparse cross-entropy divided by the summed weights",
+    "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
+    ROW_SEQ2SEQ,
+)
+_rule(
+    "contrib-crf",
+    BREAKS,
+    "tf1_train.compat.install() at the top of the program brings back tf.contrib.crf "
+    "(crf_log_likelihood and its transitions variable, crf_decode, viterbi_decode, ...: "
+    "TF 1.15's ops); in TF2 no maintained package has it (TensorFlow Addons' copy ended "
+    "with Addons): the log partition is a logsumexp recurrence over the steps and Viterbi "
+    "a max recurrence, a loop of your own",
+    "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
+    ROW_CRF,
+)
