@@ -38,7 +38,8 @@ v1 = tf.compat.v1
 
 
 class _Wrapper(rnn_cell.RNNCell):
-    """The state is the wrapped cell's; zero_state is its, in TF1's name scope."""
+    """The state and (unless a wrapper projects it) the output size are the
+    wrapped cell's; zero_state is its, in TF1's name scope."""
 
     def __init__(self, cell, activation, reuse):
         super().__init__(_reuse=reuse)
@@ -51,6 +52,10 @@ class _Wrapper(rnn_cell.RNNCell):
     @property
     def state_size(self):
         return self._cell.state_size
+
+    @property
+    def output_size(self):
+        return self._cell.output_size
 
     def zero_state(self, batch_size, dtype):
         with tf.name_scope(type(self).__name__ + "ZeroState"):
@@ -89,10 +94,6 @@ class InputProjectionWrapper(_Wrapper):
         super().__init__(cell, activation, reuse)
         self._num_proj = num_proj
 
-    @property
-    def output_size(self):
-        return self._cell.output_size
-
     @tf.autograph.experimental.do_not_convert
     def call(self, inputs, state):
         return self._cell(self._project(inputs, self._num_proj), state)
@@ -115,10 +116,6 @@ class EmbeddingWrapper(_Wrapper):
             )
         self._shape = [embedding_classes, embedding_size]
         self._initializer = initializer
-
-    @property
-    def output_size(self):
-        return self._cell.output_size
 
     @tf.autograph.experimental.do_not_convert
     def call(self, inputs, state):
