@@ -40,12 +40,8 @@ def sentences(rng, count):
     return words, tags, lengths.astype(np.int32)
 
 
-def main():
-    tf.disable_eager_execution()
-    tf.set_random_seed(0)
-    words = tf.placeholder(tf.int32, [None, MAX_LEN])
-    labels = tf.placeholder(tf.int32, [None, MAX_LEN])
-    lengths = tf.placeholder(tf.int32, [None])
+def tagger(words, labels, lengths):
+    """(loss, best tags, logits, transitions)."""
     embeddings = tf.get_variable("embeddings", [VOCAB, HIDDEN])
     x = tf.nn.embedding_lookup(embeddings, words)
     cell_fw, cell_bw = tf.nn.rnn_cell.LSTMCell(HIDDEN), tf.nn.rnn_cell.LSTMCell(HIDDEN)
@@ -57,9 +53,18 @@ def main():
     b = tf.get_variable("b", [TAGS], initializer=tf.zeros_initializer())
     logits = tf.reshape(tf.matmul(tf.reshape(output, [-1, 2 * HIDDEN]), w) + b, [-1, MAX_LEN, TAGS])
     log_likelihood, trans_params = crf.crf_log_likelihood(logits, labels, lengths)
-    loss = tf.reduce_mean(-log_likelihood)
-    train_op = tf.train.AdamOptimizer(0.02).minimize(loss)
     viterbi_tags, _ = crf.crf_decode(logits, trans_params, lengths)
+    return tf.reduce_mean(-log_likelihood), viterbi_tags, logits, trans_params
+
+
+def main():
+    tf.disable_eager_execution()
+    tf.set_random_seed(0)
+    words = tf.placeholder(tf.int32, [None, MAX_LEN])
+    labels = tf.placeholder(tf.int32, [None, MAX_LEN])
+    lengths = tf.placeholder(tf.int32, [None])
+    loss, viterbi_tags, logits, trans_params = tagger(words, labels, lengths)
+    train_op = tf.train.AdamOptimizer(0.02).minimize(loss)
 
     rng = np.random.RandomState(0)
     with tf.Session() as sess:

@@ -29,8 +29,8 @@ _rule(
     "tf1_train.compat.install() at the top of the program brings back tf.contrib.crf "
     "(crf_log_likelihood and its transitions variable, crf_decode, viterbi_decode, ...: "
     "TF 1.15's ops); in TF2 no maintained package has it (TensorFlow Addons' copy ended "
-    "with Addons): the log partition is a logsumexp recurrence over the steps and Viterbi "
-    "a max recurrence, a loop of your own",
+    "with Addons): tf1_train.tf2.crf has the same functions and a CRF holding the "
+    "transitions under TF1's name, so the TF1 checkpoint restores",
     "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
     ROW_CRF,
 )

@@ -185,14 +185,19 @@ def _reverse(x: tf.Tensor, lengths: Optional[tf.Tensor]) -> tf.Tensor:
     return tf.reverse_sequence(x, lengths, seq_axis=1, batch_axis=0)
 
 
-def _unroll(cell: _Cell, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor]):
+def _unroll(cell: _Cell, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor],
+            initial_state: Optional[State] = None, output_dtype=None):  # fmt: skip
     """dynamic_rnn's loop over the input's time dimension: unrolled when it
     is static, a while loop when only the run knows it (batches padded to
-    their longest sequence)."""
+    their longest sequence). From the cell's zero state unless
+    ``initial_state``; ``output_dtype``: the outputs' when not the state's
+    (contrib.crf's Viterbi cell steps backpointers from scores)."""
     steps = inputs.shape[1]
     if steps is None:
-        return _while(cell, inputs, sequence_length)
-    state = cell.zero_state(tf.shape(inputs)[0], inputs.dtype)
+        return _while(cell, inputs, sequence_length, initial_state, output_dtype)
+    state = initial_state
+    if state is None:
+        state = cell.zero_state(tf.shape(inputs)[0], inputs.dtype)
     outputs: List[tf.Tensor] = []
     for t in range(steps):
         out, new = cell(inputs[:, t], state)
@@ -215,10 +220,12 @@ def _past_length(done: tf.Tensor, out: tf.Tensor, new: State, state: State):
     return where(tf.zeros_like(out), out), kept
 
 
-def _while(cell: _Cell, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor]):
+def _while(cell: _Cell, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor],
+           state: Optional[State], output_dtype):  # fmt: skip
     """The same steps in a ``tf.while_loop``, as dynamic_rnn ran them."""
     steps = tf.shape(inputs)[1]
-    state = cell.zero_state(tf.shape(inputs)[0], inputs.dtype)
+    if state is None:
+        state = cell.zero_state(tf.shape(inputs)[0], inputs.dtype)
 
     def step(t, state, outputs):
         out, new = cell(inputs[:, t], state)
@@ -226,7 +233,8 @@ def _while(cell: _Cell, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor])
             out, new = _past_length(t >= sequence_length, out, new, state)
         return t + 1, new, outputs.write(t, out)
 
-    outputs = tf.TensorArray(tf.nest.flatten(state)[0].dtype, size=steps)  # ids in: floats out
+    # ids in: floats out, as the state's
+    outputs = tf.TensorArray(output_dtype or tf.nest.flatten(state)[0].dtype, size=steps)
     _, state, outputs = tf.while_loop(lambda t, *_: t < steps, step, (0, state, outputs))
     stacked = outputs.stack()  # [time, batch, ...]
     return tf.transpose(stacked, [1, 0, *range(2, stacked.shape.rank)]), state
