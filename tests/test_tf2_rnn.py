@@ -348,25 +348,37 @@ def test_fused_lstm_twin_is_contribs_fused_cell_both_ways(lengths):
         assert not out_fw[2:, 1].any() and not out_bw[2:, 1].any() and out_bw[1, 1].any()
 
 
-def test_both_entry_points_train_a_fused_cell_model_the_same(tmp_path, installed):
-    # tests/user_models/fused_rnn.py (contrib's LSTMBlockFusedCell both ways,
-    # GRUBlockCell) against its twin fused_rnn_twin.py, from one checkpoint.
-    from tests.user_models import fused_rnn
-
-    start = _start_checkpoint(tmp_path / "start", fused_rnn.build)
-    args = ["--model=tests.user_models.fused_rnn:build", f"--init_checkpoint={start}",
-            "--tf2_model=tests.user_models.fused_rnn_twin:FusedRnn", "--num_gpus=2",
-            "--batch_size=8", "--train_steps=8", "--display_every=1", "--seed=3",
-            "--optimizer=momentum", "--learning_rate=0.1"]  # fmt: skip
+def train_both_ways(tmp_path, module, build, twin, prefixes, *flags):
+    """Runs ``--model=module:build`` and its ``--tf2_model=twin`` through
+    both entry points from one checkpoint of random weights, 8 steps on 2
+    towers; returns (their printed losses, the checkpoint names under
+    ``prefixes`` they both saved, the largest gap between the two)."""
+    start = _start_checkpoint(tmp_path / "start", getattr(module, build))
+    args = [f"--model={module.__name__}:{build}", f"--init_checkpoint={start}",
+            f"--tf2_model={twin}", "--num_gpus=2", "--batch_size=8", "--train_steps=8",
+            "--display_every=1", "--seed=3", *flags]  # fmt: skip
     outs = run_clis([[*args, f"--train_dir={tmp_path / m}"] for m in MAINS], module=list(MAINS))
     for out in outs:
         assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     losses = [[line.split()[3] for line in o.stdout.splitlines() if line.startswith("step ")]
               for o in outs]  # fmt: skip
-    assert len(losses[0]) == 8 and losses[1] == losses[0]  # as printed
     ckpts = [tf.train.load_checkpoint(str(tmp_path / m)) for m in MAINS]
-    cells = ("fw/", "bw/", "rnn/")
-    names = [sorted(n for n in c.get_variable_to_shape_map() if n.startswith(cells)) for c in ckpts]
-    assert names[1] == names[0] and len(names[0]) == 16  # 8 weights, their Momentum slots
-    gaps = {n: np.abs(ckpts[1].get_tensor(n) - ckpts[0].get_tensor(n)).max() for n in names[0]}
-    assert max(gaps.values()) <= 1e-6, gaps
+    names = [sorted(n for n in c.get_variable_to_shape_map() if n.startswith(prefixes))
+             for c in ckpts]  # fmt: skip
+    assert names[1] == names[0]
+    gaps = [np.abs(ckpts[1].get_tensor(n) - ckpts[0].get_tensor(n)).max() for n in names[0]]
+    return losses, names[0], max(gaps)
+
+
+def test_both_entry_points_train_a_fused_cell_model_the_same(tmp_path, installed):
+    # tests/user_models/fused_rnn.py (contrib's LSTMBlockFusedCell both ways,
+    # GRUBlockCell) against its twin fused_rnn_twin.py, from one checkpoint.
+    from tests.user_models import fused_rnn
+
+    losses, names, gap = train_both_ways(
+        tmp_path, fused_rnn, "build", "tests.user_models.fused_rnn_twin:FusedRnn",
+        ("fw/", "bw/", "rnn/"), "--optimizer=momentum", "--learning_rate=0.1",
+    )  # fmt: skip
+    assert len(losses[0]) == 8 and losses[1] == losses[0]  # as printed
+    assert len(names) == 16  # 8 weights, their Momentum slots
+    assert gap <= 1e-6

@@ -1,17 +1,29 @@
 """tf1_train.tf2.rnn's twins of the tf.contrib cells tf1_train.compat keeps
 (EmbeddingWrapper, ConvLSTMCell and its 1D/2D/3D forms) and
-tf1_train.tf2.seq2seq's rnn_decoder, each against the compat cell or function
-on the same arrays, with tests/test_tf2_rnn.py's comparison: outputs and
-states bit-identical, gradients within its tolerance.
+tf1_train.tf2.seq2seq's rnn_decoder, attention_decoder and
+embedding_attention_seq2seq, each against the compat cell or function on
+the same arrays, with tests/test_tf2_rnn.py's comparison: outputs and
+states bit-identical, gradients within its tolerance. Then a user's model
+on embedding_attention_seq2seq against its twin through both entry points.
 """
 
 import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.test_tf2_rnn import BATCH, DEPTH, STEPS, TF1_CELLS, UNITS, _cell, _compare
+from tests.test_tf2_rnn import (
+    BATCH,
+    DEPTH,
+    STEPS,
+    TF1_CELLS,
+    UNITS,
+    _cell,
+    _compare,
+    train_both_ways,
+)
 from tf1_train.compat import _contrib_seq2seq
 from tf1_train.tf2 import rnn, seq2seq
+from tf1_train.tf2.layers import glorot_uniform
 
 v1 = tf.compat.v1
 
@@ -90,3 +102,102 @@ def test_conv_lstm_twins_compute_the_contrib_cells_numbers(case, time_known):
 
     (out,) = _compare(tf1_model, tf2_model, True, time_known=time_known, x=x)
     assert not out[1, 2:].any() and out[1, 1].any()  # zeros past each length
+
+
+SYMBOLS, EMBED = 7, 3
+ATTENDED = np.random.RandomState(4).randn(BATCH, 4, 5).astype(np.float32)  # length 4, size 5
+
+
+@pytest.mark.parametrize("kind, heads, initial_attention",
+                         [("gru", 1, False), ("lstm", 2, True)])  # fmt: skip
+def test_attention_decoder_twin_steps_as_legacy_seq2seqs(kind, heads, initial_attention):
+    # an LSTM's state is a tuple: the query is its parts concatenated
+    loop = (lambda prev, _: tf.tanh(prev[:, :DEPTH])) if heads > 1 else None
+    attended = ATTENDED.shape[2]
+
+    def tf1_model(inputs, seq):
+        cell = _cell(TF1_CELLS, kind)
+        state = cell.zero_state(BATCH, tf.float32)
+        outs, state = _contrib_seq2seq.attention_decoder(
+            tf.unstack(inputs, axis=1), state, tf.constant(ATTENDED), cell, num_heads=heads,
+            loop_function=loop, output_size=DEPTH + 1, initial_state_attention=initial_attention,
+        )  # fmt: skip
+        return tf.stack(outs, axis=1), state
+
+    def tf2_model(params):
+        cell = _cell(rnn, kind)
+        decoder = seq2seq.AttentionDecoder(params, cell, DEPTH, attended, DEPTH + 1, heads,
+                                           initial_state_attention=initial_attention)  # fmt: skip
+
+        def run(inputs, seq):
+            state = cell.zero_state(BATCH, tf.float32)
+            outs, state = decoder(tf.unstack(inputs, axis=1), state, tf.constant(ATTENDED), loop)
+            return tf.stack(outs, axis=1), state
+
+        return run
+
+    (out,) = _compare(tf1_model, tf2_model, False)[:1]
+    assert out.shape == (BATCH, STEPS, DEPTH + 1)
+
+
+@pytest.mark.parametrize("kind, projection, feed_previous",
+                         [("gru", False, False), ("lstm", True, True)])  # fmt: skip
+def test_embedding_attention_seq2seq_twin_is_the_translate_tutorials_model(
+    kind, projection, feed_previous
+):
+    # feed_previous with the tutorial's output_projection: greedy decoding
+    # through argmax(output w + b), re-embedded; the logits it trains on are
+    # output w + b too.
+    ids = np.random.RandomState(5).randint(0, SYMBOLS, (BATCH, STEPS)).astype(np.int32)
+
+    def tf1_model(inputs, seq):
+        proj = None
+        if projection:
+            proj = v1.get_variable("proj_w", [UNITS, SYMBOLS]), v1.get_variable("proj_b", [SYMBOLS])
+        steps = tf.unstack(inputs, axis=1)
+        outs, state = _contrib_seq2seq.embedding_attention_seq2seq(
+            steps, steps[:3], _cell(TF1_CELLS, kind), SYMBOLS, SYMBOLS, EMBED, num_heads=2,
+            output_projection=proj, feed_previous=feed_previous,
+        )  # fmt: skip
+        return _logits(outs, proj), state
+
+    def tf2_model(params):
+        proj = None
+        if projection:
+            proj = (params.create("proj_w", [UNITS, SYMBOLS], glorot_uniform),
+                    params.create("proj_b", [SYMBOLS], glorot_uniform))  # fmt: skip
+        model = seq2seq.EmbeddingAttentionSeq2Seq(
+            params, _cell(rnn, kind), SYMBOLS, SYMBOLS, EMBED, num_heads=2,
+            output_projection=proj,
+        )  # fmt: skip
+
+        def run(inputs, seq):
+            steps = tf.unstack(inputs, axis=1)
+            outs, state = model(steps, steps[:3], feed_previous=feed_previous)
+            return _logits(outs, proj), state
+
+        return run
+
+    (out,) = _compare(tf1_model, tf2_model, False, x=ids)[:1]
+    assert out.shape == (BATCH, 3, SYMBOLS)
+
+
+def _logits(outputs, projection):
+    if projection is not None:
+        outputs = [tf.matmul(o, projection[0]) + projection[1] for o in outputs]
+    return tf.stack(outputs, axis=1)
+
+
+def test_both_entry_points_train_a_users_attention_seq2seq_model_the_same(tmp_path, installed):
+    # tests/user_models/seq2seq_rows.py (the translate tutorial's model over
+    # the pixels, through tf1_train.compat) against its twin
+    # seq2seq_rows_twin.py, from one checkpoint, on 2 towers.
+    from tests.user_models import seq2seq_rows
+
+    losses, names, gap = train_both_ways(
+        tmp_path, seq2seq_rows, "build", "tests.user_models.seq2seq_rows_twin:Seq2SeqRows",
+        ("embedding_attention_seq2seq/",), "--optimizer=adam", "--learning_rate=0.01",
+    )  # fmt: skip
+    assert len(losses[0]) == 8 and losses[1] == losses[0]  # as printed
+    assert len(names) == 60  # 20 weights, their 2 Adam slots
+    assert gap <= 1e-6  # measured: 3.3e-7

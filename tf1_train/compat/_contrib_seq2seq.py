@@ -25,7 +25,7 @@ import tensorflow as tf
 
 from tf1_train.compat._contrib_attention import _linear  # TF1's _linear, with its bias
 from tf1_train.compat._contrib_core_cells import EmbeddingWrapper, OutputProjectionWrapper
-from tf1_train.tf2 import seq2seq as twin  # the losses: the same ops in both
+from tf1_train.tf2 import seq2seq as twin  # the losses, greedy decoding: the same ops
 
 v1 = tf.compat.v1
 
@@ -83,17 +83,8 @@ def tied_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, loop_function=None,
         return rnn_decoder(decoder_inputs, enc_state, cell, loop_function, scope=scope)
 
 
-def _argmax_and_embed(embedding, output_projection=None, update_embedding=True):
-    """The loop function of greedy decoding: the last output's argmax symbol
-    (after the projection), embedded."""
-
-    def loop_function(prev, _):
-        if output_projection is not None:
-            prev = v1.nn.xw_plus_b(prev, output_projection[0], output_projection[1])
-        emb_prev = tf.nn.embedding_lookup(embedding, tf.argmax(prev, 1))
-        return emb_prev if update_embedding else tf.stop_gradient(emb_prev)
-
-    return loop_function
+# The loop function of greedy decoding (xw_plus_b is bias_add(matmul)).
+_argmax_and_embed = twin.argmax_and_embed
 
 
 def _check_projection(output_projection, num_symbols, dtype) -> None:

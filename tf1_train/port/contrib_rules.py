@@ -16,10 +16,12 @@ _rule(
     "tf1_train.compat.install() at the top of the program brings back tf.contrib."
     "legacy_seq2seq's rnn_decoder, basic/tied_rnn_seq2seq, embedding_rnn_decoder/seq2seq, "
     "attention_decoder, embedding_attention_decoder/seq2seq, sequence_loss(_by_example) and "
-    "model_with_buckets (TF 1.15's ops under its scopes); in TF2: a Keras RNN layer (or "
-    "your own loop over the cell for a loop_function; tf.keras.layers.AdditiveAttention "
-    "for the attention) and, for sequence_loss_by_example, the sum over steps of "
-    "weight * sparse cross-entropy divided by the summed weights",
+    "model_with_buckets (TF 1.15's ops under its scopes); in TF2: tf1_train.tf2.seq2seq's "
+    "RNNDecoder, AttentionDecoder, EmbeddingAttentionSeq2Seq and sequence losses on TF1's "
+    "names (the checkpoint restores), or a Keras RNN layer (your own loop over the cell for "
+    "a loop_function; tf.keras.layers.AdditiveAttention for the attention) and, for "
+    "sequence_loss_by_example, the sum over steps of weight * sparse cross-entropy divided "
+    "by the summed weights",
     "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
     ROW_SEQ2SEQ,
 )
