@@ -110,7 +110,9 @@ def test_initializer_names_follow_the_keras_definitions(initializer, fan, unifor
             (kernel,) = sess.run(tf.compat.v1.trainable_variables("dense/kernel"))
     assert abs(kernel.std() / np.sqrt(fan) - 1) < 0.05
     bound = np.sqrt(3 * fan) if uniform else 2 * np.sqrt(fan) / 0.87962566
-    assert np.abs(kernel).max() <= bound
+    # float32 samples: uniform's edge, -limit + 2 * limit * u, can round to
+    # float32(limit), above the float64 bound (seen once: 0.1f > 0.1).
+    assert np.abs(kernel).max() <= np.float32(bound)
 
 
 @pytest.mark.skipif(
