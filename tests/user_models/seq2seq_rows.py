@@ -18,11 +18,12 @@ LEVELS, GO = 16, 0  # pixel symbols; the decoder's first (GO) input
 
 
 def build(images, is_training, num_classes):
-    """The pixels quantized into 16 symbols, one encoder step per pixel
-    (row by row); the decoder's single step, from the GO symbol, emits the
-    class."""
+    """The pixels, averaged over 2x2 blocks, quantized into 16 symbols, one
+    encoder step per block (row by row); the decoder's single step, from
+    the GO symbol, emits the class."""
     del is_training
-    gray = tf.reduce_mean(images, axis=3)
+    blocks = tf.nn.avg_pool(images, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+    gray = tf.reduce_mean(blocks, axis=3)
     low, high = tf.reduce_min(gray), tf.reduce_max(gray)
     ids = tf.cast(tf.floor((LEVELS - 0.001) * (gray - low) / (high - low + 1e-6)), tf.int32)
     steps = int(gray.shape[1]) * int(gray.shape[2])
