@@ -296,6 +296,7 @@ def main(argv) -> None:
     try:
         if cfg.cluster.job_name != "ps":  # a parameter server runs no user code
             models.import_user_code(cfg)
+        env.freeze_imports()
         dispatch(cfg)
     except UserError as e:
         fail(str(e))

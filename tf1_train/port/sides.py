@@ -313,6 +313,11 @@ def main(argv: List[str]) -> int:
 def _run_side(side: str, cases_file: str, out_dir: str) -> int:
     with open(cases_file) as f:
         cases = [spec.complete(c) for c in json.load(f)]
+    import tensorflow  # noqa: F401  (each side's, loaded before the first case)
+
+    from tf1_train import env
+
+    env.freeze_imports()
     if side != "tf1":
         from tf1_train.tf2.strategy import ensure_logical_cpus
 

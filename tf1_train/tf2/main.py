@@ -63,6 +63,7 @@ def main(argv) -> None:
 
     try:
         models.import_user_code(cfg, tf2=True)
+        env.freeze_imports()
         if cfg.run.init_checkpoint:
             warm_start.resolve(cfg.run.init_checkpoint)
         tf2_models.check_twin(cfg.model, cfg.tf2_model)
