@@ -63,6 +63,15 @@ def _warm_cli(args, env, module, fresh):
 SESSION_ENV = dict(os.environ)
 
 
+def pytest_collection_finish(session):
+    """Every test module, TensorFlow and the users' models are imported:
+    they live to the end, and the full collections of the in-process tests
+    need not walk them (tf1_train.env.freeze_imports, as the entry points)."""
+    from tf1_train import env
+
+    env.freeze_imports()
+
+
 def pytest_sessionfinish(session, exitstatus):
     from tests import warm_cli
 

@@ -94,3 +94,6 @@ if __name__ == "__main__":
         "tf2_restore": tf2_restore,
         "tf2_saved": tf2_saved,
     }[sys.argv[1]](*sys.argv[2:])
+    from tf1_train import env
+
+    env.freeze_imports()  # as the entry points: the exit's collections skip it all

@@ -32,7 +32,6 @@ from typing import Dict, Tuple
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tests import fork_server  # noqa: E402
-from tf1_train import env  # noqa: E402
 
 ENTRY_POINTS = ("tf1_train.main", "tf1_train.tf2.main")
 
@@ -56,11 +55,6 @@ def _entry_points():
 
 def serve() -> None:
     entry_points = _entry_points()
-    # What the entry points do once TensorFlow is loaded, done before the
-    # forks: a child's full collections then skip the server's 270,000
-    # objects instead of touching each one's page, which copy-on-write then
-    # copied into the child (the bad-input table: 33 -> 27 s of CPU).
-    env.freeze_imports()
 
     def child(request) -> None:
         def run() -> None:
