@@ -74,8 +74,5 @@ def freeze_imports() -> None:
     files are closed before the entry point returns; the OS frees the rest.
     """
     gc.freeze()
-    if not _FREEZE_AT_EXIT:
-        _FREEZE_AT_EXIT.append(atexit.register(gc.freeze))
-
-
-_FREEZE_AT_EXIT: list = []
+    atexit.unregister(gc.freeze)  # once, however often it is called
+    atexit.register(gc.freeze)
