@@ -85,11 +85,23 @@ def test_a_keras_port_in_fp16_differs_only_where_it_does_in_fp32(out_dir):
 
 def test_a_keras_port_in_bf16_is_named_at_the_bias_before_its_batch_norm(out_dir):
     """In bfloat16 the gradient of a bias that feeds a batch norm (zero in
-    exact arithmetic) is rounding noise on both sides; the hint says so."""
+    exact arithmetic) is rounding noise on both sides; where the noise
+    differs the hint says so. Where it does not, only Keras 3's biased
+    moving variance differs, as in fp16: on a CPU without AVX-512, TensorFlow
+    leaves oneDNN off and both sides ran Eigen's kernels, the bias gradient
+    bit-identical (a Zen 3 host); with oneDNN on (Zen 4) it parted first."""
     report = _report(out_dir, "keras_bf16")
     first = report["first_divergence"]
-    assert (first["phase"], first["tensor"]) == ("gradient", "conv/bias")
-    assert [h["id"] for h in report["hints"]] == ["bias_before_batch_norm"]
+    bias_rows = [r for r in report["rows"] if r["tensor"] == "conv/bias"]
+    hints = [h["id"] for h in report["hints"]]
+    if all(r["ok"] for r in bias_rows):
+        assert (first["phase"], first["step"], first["tensor"]) == (
+            "step", 1, "bn/moving_variance",
+        )  # fmt: skip
+        assert hints == ["bn_moving_variance"]
+    else:
+        assert (first["phase"], first["tensor"]) == ("gradient", "conv/bias")
+        assert hints == ["bias_before_batch_norm"]
     others = [r for r in report["rows"] if r["tensor"] not in ("conv/bias", "bn/moving_variance")]
     assert all(r["ok"] for r in others)
     assert _report(out_dir, "keras_bf16", allow=["conv/bias", "moving_variance"])["ok"]

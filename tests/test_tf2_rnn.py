@@ -117,9 +117,12 @@ def _compare(tf1_model, tf2_model, lengths, time_known=True, grad_atol=1e-6, x=N
     for got, ref in zip(_flat(got_state), _flat(want["state"])):
         np.testing.assert_array_equal(got, ref)
     # Gradients: the unrolled steps' contributions are summed in another
-    # order than the while loop's (measured: within 7.2e-7 absolute).
+    # order than the while loop's, so the error scales with the largest
+    # entry of each gradient (measured: within 7.2e-7 absolute on a Zen 4;
+    # 2.6e-6 on an entry of 0.136 in a gradient reaching 29.5 on a Zen 3).
     for got, ref in zip(got_grads, want["grads"]):
-        np.testing.assert_allclose(got, ref, rtol=1e-5, atol=grad_atol)
+        scale = max(1.0, float(np.abs(ref).max()))
+        np.testing.assert_allclose(got, ref, rtol=1e-5, atol=grad_atol * scale)
     return _flat(got_out)
 
 
