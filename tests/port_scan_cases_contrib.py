@@ -7,9 +7,9 @@ KEPT_CONTRIB = [
         "legacy-seq2seq",
         "from tensorflow.contrib import legacy_seq2seq\n"
         "out, state = legacy_seq2seq.rnn_decoder(x, s, cell)  # expect: legacy-seq2seq\n",
-        # a function it does not keep: the generic contrib rule's
-        "from tensorflow.contrib import legacy_seq2seq\n"
-        "outs, states = legacy_seq2seq.one2many_rnn_seq2seq(x, ys, cell, cells, 9, ns, 4)\n",
+        # the TF2 twin
+        "from tf1_train.tf2 import seq2seq\n"
+        "out, state = seq2seq.RNNDecoder(params, cell, depth)(x, s)\n",
     ),
     (
         "contrib-crf",

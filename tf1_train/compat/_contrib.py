@@ -1,8 +1,8 @@
 """Importable ``tensorflow.contrib.quantize``, ``.training``, ``.rnn``,
 ``.legacy_seq2seq`` and ``.crf``, whose every name raises on use, except the
 core TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names
-rebuilt on TensorFlow 2.21), ``.legacy_seq2seq``'s decoders and losses and
-all of ``.crf``, which were core ops (tf1_train/compat/_contrib_seq2seq.py,
+rebuilt on TensorFlow 2.21), and all of ``.legacy_seq2seq`` and ``.crf``,
+which were core ops (tf1_train/compat/_contrib_seq2seq.py,
 _contrib_crf.py).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
@@ -50,10 +50,7 @@ PLACEHOLDERS = {
     "LayerNormBasicLSTMCell, AttentionCellWrapper, Embedding/Input/OutputProjectionWrapper "
     "and ConvLSTMCell (Conv1D/2D/3DLSTMCell) are kept; "
     "for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
-    "legacy_seq2seq": "rnn_decoder, basic/tied_rnn_seq2seq, embedding_rnn_decoder/seq2seq, "
-    "attention_decoder, embedding_attention_decoder/seq2seq, sequence_loss(_by_example) and "
-    "model_with_buckets are kept; one2many_rnn_seq2seq and embedding_tied_rnn_seq2seq: "
-    "build them from the kept functions",
+    "legacy_seq2seq": "every name of TF 1.15's tensorflow.contrib.legacy_seq2seq is kept",
     "crf": "every name of TF 1.15's tensorflow.contrib.crf is kept",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
@@ -94,7 +91,9 @@ SEQ2SEQ_KEPT = (
     "embedding_attention_seq2seq",
     "embedding_rnn_decoder",
     "embedding_rnn_seq2seq",
+    "embedding_tied_rnn_seq2seq",
     "model_with_buckets",
+    "one2many_rnn_seq2seq",
     "rnn_decoder",
     "sequence_loss",
     "sequence_loss_by_example",

@@ -13,8 +13,10 @@ variables after the first step; the encoders are the core ``static_rnn``
 tf1_train.compat._contrib_core_cells' EmbeddingWrapper and
 OutputProjectionWrapper; ``attention_decoder`` keeps TF1's
 ``AttnW_<head>``, ``AttnV_<head>``, ``Attention_<head>/`` and
-``AttnOutputProjection/`` names. ``one2many_rnn_seq2seq`` and
-``embedding_tied_rnn_seq2seq`` are not kept.
+``AttnOutputProjection/`` names; ``embedding_tied_rnn_seq2seq`` shares one
+``embedding`` and one cell between encoder and decoder, and
+``one2many_rnn_seq2seq`` (multi-task) decodes one encoder state with a
+decoder per name, ``one2many_decoder_<name>/``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import copy
 
 import tensorflow as tf
 
+from tf1_train.compat import rnn_cell
 from tf1_train.compat._contrib_attention import _linear  # TF1's _linear, with its bias
 from tf1_train.compat._contrib_core_cells import EmbeddingWrapper, OutputProjectionWrapper
 from tf1_train.tf2 import seq2seq as twin  # the losses, greedy decoding: the same ops
@@ -143,6 +146,89 @@ def embedding_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, num_encoder_symb
         if isinstance(feed_previous, bool):
             return decoder(feed_previous)
         return _decode_either_way(feed_previous, decoder, len(decoder_inputs), encoder_state)
+
+
+def embedding_tied_rnn_seq2seq(encoder_inputs, decoder_inputs, cell, num_symbols,
+                               embedding_size, num_decoder_symbols=None, output_projection=None,
+                               feed_previous=False, dtype=None, scope=None):  # fmt: skip
+    """tied_rnn_seq2seq on lookups of one ``embedding`` ``[num_symbols,
+    embedding_size]`` for both sides: one cell, one embedding. Outputs over
+    the first ``num_decoder_symbols`` symbols (all of them if None) through
+    an OutputProjectionWrapper unless ``output_projection`` is given."""
+    with v1.variable_scope(scope or "embedding_tied_rnn_seq2seq", dtype=dtype) as vs:
+        dtype = vs.dtype
+        if output_projection is not None:
+            _check_projection(output_projection, num_symbols, dtype)
+        embedding = v1.get_variable("embedding", [num_symbols, embedding_size], dtype=dtype)
+        emb_encoder_inputs = [tf.nn.embedding_lookup(embedding, x) for x in encoder_inputs]
+        emb_decoder_inputs = [tf.nn.embedding_lookup(embedding, x) for x in decoder_inputs]
+        if output_projection is None:
+            cell = OutputProjectionWrapper(cell, num_decoder_symbols or num_symbols)
+
+        def decoder(feed, update_embedding=True):
+            loop = (
+                _argmax_and_embed(embedding, output_projection, update_embedding) if feed else None
+            )
+            return tied_rnn_seq2seq(
+                emb_encoder_inputs, emb_decoder_inputs, cell, loop_function=loop, dtype=dtype
+            )
+
+        if isinstance(feed_previous, bool):
+            return decoder(feed_previous)
+        # TF1 packed the state as the cell's zero state: the structure of its state_size.
+        return _decode_either_way(feed_previous, decoder, len(decoder_inputs), cell.state_size)
+
+
+def one2many_rnn_seq2seq(encoder_inputs, decoder_inputs_dict, enc_cell, dec_cells_dict,
+                         num_encoder_symbols, num_decoder_symbols_dict, embedding_size,
+                         feed_previous=False, dtype=None, scope=None):  # fmt: skip
+    """Multi-task seq2seq (arXiv:1511.06114): ``enc_cell`` in an
+    EmbeddingWrapper encodes once (``rnn/embedding_wrapper/``); each named
+    decoder is an embedding_rnn_decoder from that state, its cell in an
+    OutputProjectionWrapper, under ``one2many_decoder_<name>/``. Returns
+    (outputs by name, final state by name). The cells are used as given,
+    not copied."""
+    if not isinstance(enc_cell, rnn_cell.RNNCell):
+        raise TypeError(f"enc_cell is not an RNNCell: {type(enc_cell)}")
+    if set(dec_cells_dict) != set(decoder_inputs_dict):
+        raise ValueError("keys of dec_cells_dict != keys of decoder_inputs_dict")
+    for dec_cell in dec_cells_dict.values():
+        if not isinstance(dec_cell, rnn_cell.RNNCell):
+            raise TypeError(f"dec_cell is not an RNNCell: {type(dec_cell)}")
+    outputs_dict, state_dict = {}, {}
+    with v1.variable_scope(scope or "one2many_rnn_seq2seq", dtype=dtype) as vs:
+        enc_cell = EmbeddingWrapper(
+            enc_cell, embedding_classes=num_encoder_symbols, embedding_size=embedding_size
+        )
+        _, encoder_state = v1.nn.static_rnn(enc_cell, encoder_inputs, dtype=vs.dtype)
+        for name, decoder_inputs in decoder_inputs_dict.items():
+            symbols = num_decoder_symbols_dict[name]
+            with v1.variable_scope(f"one2many_decoder_{name}"):
+                dec_cell = OutputProjectionWrapper(dec_cells_dict[name], symbols)
+                decoder = _one2many_decoder(
+                    decoder_inputs, encoder_state, dec_cell, symbols, embedding_size
+                )
+                if isinstance(feed_previous, bool):
+                    outputs, state = decoder(feed_previous)
+                else:
+                    outputs, state = _decode_either_way(
+                        feed_previous, decoder, len(decoder_inputs), encoder_state
+                    )
+            outputs_dict[name], state_dict[name] = outputs, state
+    return outputs_dict, state_dict
+
+
+def _one2many_decoder(decoder_inputs, encoder_state, cell, symbols: int, embedding_size: int):
+    """One of one2many_rnn_seq2seq's decoders, either way. TF1 left the
+    fed-back symbols' embeddings trainable here, under tf.cond too (the other
+    models stop their gradient there)."""
+
+    def decoder(feed, update_embedding=True):
+        return embedding_rnn_decoder(
+            decoder_inputs, encoder_state, cell, symbols, embedding_size, feed_previous=feed
+        )
+
+    return decoder
 
 
 def _decode_either_way(feed_previous, decoder, steps: int, structure):
@@ -352,6 +438,8 @@ KEPT = {
         attention_decoder,
         embedding_attention_decoder,
         embedding_attention_seq2seq,
+        embedding_tied_rnn_seq2seq,
+        one2many_rnn_seq2seq,
         sequence_loss_by_example,
         sequence_loss,
         model_with_buckets,

@@ -1,5 +1,5 @@
 """Rules for the ``tf.contrib`` submodules tf1_train.compat keeps: a program
-that calls ``legacy_seq2seq``'s decoders and losses or ``crf`` breaks on
+that calls ``legacy_seq2seq`` or ``crf`` breaks on
 TensorFlow 2 until it calls ``install()``, which brings TF 1.15's ops back
 (tf1_train/compat/_contrib_seq2seq.py, _contrib_crf.py). Their paths, matched
 before the generic ``contrib`` rule, are in tf1_train/port/paths.py.
@@ -13,10 +13,8 @@ ROW_CRF = "`tf.contrib.crf`"
 _rule(
     "legacy-seq2seq",
     BREAKS,
-    "tf1_train.compat.install() at the top of the program brings back tf.contrib."
-    "legacy_seq2seq's rnn_decoder, basic/tied_rnn_seq2seq, embedding_rnn_decoder/seq2seq, "
-    "attention_decoder, embedding_attention_decoder/seq2seq, sequence_loss(_by_example) and "
-    "model_with_buckets (TF 1.15's ops under its scopes); in TF2: tf1_train.tf2.seq2seq's "
+    "tf1_train.compat.install() at the top of the program brings back all of tf.contrib."
+    "legacy_seq2seq (TF 1.15's ops under its scopes); in TF2: tf1_train.tf2.seq2seq's "
     "RNNDecoder, AttentionDecoder, EmbeddingAttentionSeq2Seq and sequence losses on TF1's "
     "names (the checkpoint restores), or a Keras RNN layer (your own loop over the cell for "
     "a loop_function; tf.keras.layers.AdditiveAttention for the attention) and, for "

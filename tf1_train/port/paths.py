@@ -222,9 +222,7 @@ CONTRIB: Dict[str, str] = {
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
     "seq2seq": "TensorFlow Addons seq2seq (unmaintained) or your own",
     "crf": "tf1_train.compat.install() (all of it)",
-    "legacy_seq2seq": "its decoders, seq2seq models, sequence losses and model_with_buckets: "
-    "tf1_train.compat.install(); one2many_rnn_seq2seq, embedding_tied_rnn_seq2seq: build "
-    "them from those",
+    "legacy_seq2seq": "tf1_train.compat.install() (all of it)",
     "opt": "tf.compat.v1.train optimizers or TensorFlow Addons (unmaintained)",
     "image": "tf.image, or TensorFlow Addons image (unmaintained)",
     "distribute": "tf.distribute",
