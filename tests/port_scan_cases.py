@@ -73,7 +73,7 @@ CASES: List[Case] = [
     Case(
         "contrib",
         "from tensorflow.contrib import rnn  # expect: contrib\n"
-        "cell = rnn.NASCell(8)  # expect: contrib\n",
+        "cell = rnn.GridLSTMCell(8)  # expect: contrib\n",
         TF + "cell = tf.keras.layers.LSTMCell(8)\n",
     ),
     Case(

@@ -50,7 +50,9 @@ def _run(build):
     with tf.Graph().as_default():
         outputs, state = build()
         variables = v1.global_variables()
-        loss = tf.reduce_sum(outputs * outputs) + tf.reduce_sum(state)
+        loss = tf.reduce_sum(outputs * outputs) + tf.add_n(
+            [tf.reduce_sum(s) for s in tf.nest.flatten(state)]
+        )
         grads = {  # dense: an embedding's gradient comes as IndexedSlices
             v.op.name: tf.convert_to_tensor(g)
             for v, g in zip(variables, tf.gradients(loss, variables))

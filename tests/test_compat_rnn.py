@@ -93,7 +93,7 @@ print(probe(), t1.nn.rnn_cell.GRUCell is tf1_train.compat.rnn_cell.GRUCell)
 from tensorflow.contrib import rnn
 print(rnn.BasicLSTMCell is t1.nn.rnn_cell.BasicLSTMCell, rnn.static_rnn is t1.nn.static_rnn)
 try:
-    rnn.NASCell
+    rnn.GridLSTMCell
 except AttributeError as e:
     print(e)
 tf1_train.compat.uninstall()
@@ -116,7 +116,7 @@ def test_install_points_rnn_cell_at_the_legacy_cells_and_uninstall_puts_it_back(
     assert after == "tensorflow.python.keras.layers.legacy_rnn.rnn_cell_impl True"
     # tf.contrib.rnn: the core objects it re-exported, and one line for the rest
     assert contrib == "True True"
-    gone = "tensorflow.contrib.rnn.NASCell was removed with tf.contrib"
+    gone = "tensorflow.contrib.rnn.GridLSTMCell was removed with tf.contrib"
     assert block_cell.startswith(gone + " in TensorFlow 2.0")
 
 

@@ -266,7 +266,7 @@ from tensorflow.contrib.quantize import create_training_graph
 from tensorflow.contrib.rnn import GRUCell
 
 cell = rnn.BasicLSTMCell(8)
-block = rnn.NASCell(8)
+block = rnn.GridLSTMCell(8)
 gru = GRUCell(8)
 fused = rnn.LSTMBlockFusedCell(8)
 """
@@ -276,7 +276,7 @@ fused = rnn.LSTMBlockFusedCell(8)
 def test_contrib_rnn_core_cells_work_through_compat_and_its_own_cells_still_break(tmp_path, compat):
     # The TF1 RNN tutorials' `from tensorflow.contrib import rnn`: install() keeps
     # the core cells it re-exported and the fused cells (LSTMBlockFusedCell);
-    # NASCell and a from-import of a placeholder's name
+    # GridLSTMCell and a from-import of a placeholder's name
     # (ImportError at run time) still break.
     (tmp_path / "prog.py").write_text(CONTRIB_RNN)
     report = scan.scan([str(tmp_path)], compat=compat)

@@ -62,3 +62,16 @@ def attention(images, is_training, num_classes):
     weights = tf.get_variable("softmax_w", [UNITS, num_classes], dtype=rows.dtype)
     bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
     return tf.nn.xw_plus_b(outputs[:, -1], weights, bias)
+
+
+def research(images, is_training, num_classes):
+    """Two of contrib's research cells stacked, as cell-comparison code did:
+    a ReLU ``IndRNNCell`` layer (the IndRNN paper's) under a ``NASCell``
+    layer, ``MultiRNNCell`` under ``dynamic_rnn``, batch-major."""
+    del is_training
+    rows = tf.reduce_mean(images, axis=3)
+    cell = rnn.MultiRNNCell([rnn.IndRNNCell(UNITS, activation=tf.nn.relu), rnn.NASCell(UNITS)])
+    outputs, _ = tf.nn.dynamic_rnn(cell, rows, dtype=rows.dtype)
+    weights = tf.get_variable("softmax_w", [UNITS, num_classes], dtype=rows.dtype)
+    bias = tf.get_variable("softmax_b", [num_classes], initializer=tf.zeros_initializer())
+    return tf.nn.xw_plus_b(outputs[:, -1], weights, bias)

@@ -29,8 +29,10 @@ layers of the core ``bidirectional_dynamic_rnn`` and
 ``static_bidirectional_rnn`` under ``stack_bidirectional_rnn/cell_<i>/``,
 each layer fed the last one's outputs concatenated; they are built so again.
 ``AttentionCellWrapper`` was core ops around the wrapped cell: the same ops
-again (tf1_train/compat/_contrib_attention.py). The other contrib-only cells
-(``NASCell``, ``GridLSTMCell``, ...) raise.
+again (tf1_train/compat/_contrib_attention.py), and so were the research
+cells ``NASCell``, ``UGRNNCell``, ``IntersectionRNNCell``, ``IndRNNCell``,
+``IndyGRUCell``, ``IndyLSTMCell`` (_contrib_research_cells.py). The other
+contrib-only cells (``GridLSTMCell``, ``PhasedLSTMCell``, ...) raise.
 
 Only these submodules: ``import tensorflow.contrib.slim`` (or any other)
 still raises ``ModuleNotFoundError``, so the common ``try: ... except
@@ -47,8 +49,9 @@ PLACEHOLDERS = {
     "training": "HParams: a dataclass or a dict; the input helpers: tf.data",
     "rnn": "its core cells, static_rnn, stack_bidirectional_(dynamic_)rnn and the fused "
     "LSTMBlockCell, LSTMBlockFusedCell, GRUBlockCell(V2), TimeReversedFusedRNN, "
-    "LayerNormBasicLSTMCell, AttentionCellWrapper, Embedding/Input/OutputProjectionWrapper "
-    "and ConvLSTMCell (Conv1D/2D/3DLSTMCell) are kept; "
+    "LayerNormBasicLSTMCell, AttentionCellWrapper, Embedding/Input/OutputProjectionWrapper, "
+    "ConvLSTMCell (Conv1D/2D/3DLSTMCell), NASCell, UGRNNCell, IntersectionRNNCell, "
+    "IndRNNCell, IndyGRUCell and IndyLSTMCell are kept; "
     "for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
     "legacy_seq2seq": "every name of TF 1.15's tensorflow.contrib.legacy_seq2seq is kept",
     "crf": "every name of TF 1.15's tensorflow.contrib.crf is kept",
@@ -82,6 +85,13 @@ RNN_KEPT = (
     "LayerNormBasicLSTMCell",
     "LSTMBlockFusedCell",
     "TimeReversedFusedRNN",
+    # the research cells (_contrib_research_cells.py)
+    "IndRNNCell",
+    "IndyGRUCell",
+    "IndyLSTMCell",
+    "IntersectionRNNCell",
+    "NASCell",
+    "UGRNNCell",
 )
 # tf.contrib.legacy_seq2seq's names kept (_contrib_seq2seq.py)
 SEQ2SEQ_KEPT = (

@@ -1,7 +1,8 @@
 """tf.contrib.rnn's own cells, kept: LSTMBlockCell, LSTMBlockFusedCell,
 TimeReversedFusedRNN, GRUBlockCell(V2) and LayerNormBasicLSTMCell, as TF
-1.15 defined them (AttentionCellWrapper, the projection wrappers and the
-convolutional LSTM cells are in modules of their own, added to ``KEPT``).
+1.15 defined them (AttentionCellWrapper, the projection wrappers, the
+convolutional LSTM cells and the research cells are in modules of their
+own, added to ``KEPT``).
 
 Real TF1 code bases reached for these for speed (the PTB tutorial's
 ``LSTMBlockCell``, DeepSpeech's ``LSTMBlockFusedCell``, reading-comprehension
@@ -40,6 +41,7 @@ from tensorflow.python.keras.legacy_tf_layers import base as layers_base
 from tf1_train.compat import rnn_cell
 from tf1_train.compat._contrib_attention import AttentionCellWrapper
 from tf1_train.compat._contrib_core_cells import KEPT as CORE_CELLS
+from tf1_train.compat._contrib_research_cells import KEPT as RESEARCH_CELLS
 
 v1 = tf.compat.v1
 
@@ -309,4 +311,5 @@ KEPT = {
     "LSTMBlockFusedCell": LSTMBlockFusedCell,
     "TimeReversedFusedRNN": TimeReversedFusedRNN,
     **CORE_CELLS,
+    **RESEARCH_CELLS,
 }

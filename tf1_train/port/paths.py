@@ -214,10 +214,11 @@ CONTRIB: Dict[str, str] = {
     "rnn": "its core cells, static_rnn, LSTMBlockCell, "
     "stack_bidirectional_(dynamic_)rnn, LSTMBlockFusedCell, TimeReversedFusedRNN, "
     "GRUBlockCell(V2), LayerNormBasicLSTMCell, AttentionCellWrapper, "
-    "Embedding/Input/OutputProjectionWrapper and ConvLSTMCell (Conv1D/2D/3DLSTMCell): "
+    "Embedding/Input/OutputProjectionWrapper, ConvLSTMCell (Conv1D/2D/3DLSTMCell), NASCell, "
+    "UGRNNCell, IntersectionRNNCell, IndRNNCell, IndyGRUCell, IndyLSTMCell: "
     "tf1_train.compat.install() (the same "
     "objects as tf.compat.v1.nn.rnn_cell's, the fused cells on TensorFlow's own kernels); "
-    "the other contrib-only cells (NASCell, GridLSTMCell, ...): "
+    "the other contrib-only cells (GridLSTMCell, PhasedLSTMCell, ...): "
     "tf.keras.layers RNN cells (not shared by variable_scope reuse) or a cell of your own",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
     "seq2seq": "TensorFlow Addons seq2seq (unmaintained) or your own",
