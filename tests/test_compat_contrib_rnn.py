@@ -98,7 +98,7 @@ def test_fused_lstm_is_lstm_cell_under_dynamic_rnn(installed, case):
     # LSTMCell's variables under the same layer name: checkpoints restore across
     assert sorted(want_grads) == sorted(f"rnn/{n}" for n in grads)
     # Measured: outputs and states bit-identical; with peepholes 6e-8 on a
-    # Zen 4 (AVX-512, oneDNN), 1.5e-7 on a Zen 3 (AVX2: Eigen's kernels):
+    # Zen 4 (AVX-512), 1.5e-7 on a Zen 3 (AVX2 only), oneDNN on for both:
     # a few float32 steps of values below 1, the peephole products fused
     # in another order by the kernel.
     tol = 3e-7 if peep else 0

@@ -87,9 +87,9 @@ def test_a_keras_port_in_bf16_is_named_at_the_bias_before_its_batch_norm(out_dir
     """In bfloat16 the gradient of a bias that feeds a batch norm (zero in
     exact arithmetic) is rounding noise on both sides; where the noise
     differs the hint says so. Where it does not, only Keras 3's biased
-    moving variance differs, as in fp16: on a CPU without AVX-512, TensorFlow
-    leaves oneDNN off and both sides ran Eigen's kernels, the bias gradient
-    bit-identical (a Zen 3 host); with oneDNN on (Zen 4) it parted first."""
+    moving variance differs, as in fp16: on a CPU without AVX-512 oneDNN
+    has no bfloat16 kernels, both sides ran Eigen's and the bias gradient
+    was bit-identical (a Zen 3 host); with oneDNN's (Zen 4) it parted first."""
     report = _report(out_dir, "keras_bf16")
     first = report["first_divergence"]
     bias_rows = [r for r in report["rows"] if r["tensor"] == "conv/bias"]
