@@ -59,6 +59,20 @@ def _cell(lib, kind):
         "projections": lambda: lib.OutputProjectionWrapper(
             lib.InputProjectionWrapper(lib.LSTMCell(UNITS), 3, activation=tf.nn.relu), 4
         ),
+        # contrib.rnn's research cells (tf1_train/tf2/rnn_research.py)
+        "nas": lambda: lib.NASCell(UNITS),
+        "nas_options": lambda: lib.NASCell(UNITS, num_proj=4, use_bias=True),
+        "ugrnn": lambda: lib.UGRNNCell(UNITS, forget_bias=0.25, activation=tf.nn.relu),
+        # an input projection in the first layer, none in the second
+        "intersection": lambda: lib.MultiRNNCell(
+            [
+                lib.IntersectionRNNCell(UNITS, num_in_proj=UNITS, forget_bias=0.5),
+                lib.IntersectionRNNCell(UNITS, y_activation=tf.tanh),
+            ]
+        ),
+        "ind_rnn": lambda: lib.IndRNNCell(UNITS, activation=tf.nn.relu),
+        "indy_gru": lambda: lib.IndyGRUCell(UNITS),
+        "indy_lstm": lambda: lib.IndyLSTMCell(UNITS, forget_bias=0.5),
     }[kind]()
 
 
@@ -146,6 +160,13 @@ def _compare(tf1_model, tf2_model, lengths, time_known=True, grad_atol=1e-6, x=N
         "attention",
         "attention_gru",
         "projections",
+        "nas",
+        "nas_options",
+        "ugrnn",
+        "intersection",
+        "ind_rnn",
+        "indy_gru",
+        "indy_lstm",
     ],
 )
 def test_cells_compute_the_legacy_cells_numbers_under_their_names(kind, lengths):
@@ -238,6 +259,16 @@ def test_contribs_stacked_bidirectional_rnns_are_layers_of_the_core_ones(install
 
     (out,) = _compare(tf1_model, tf2_model, lengths=True)
     assert out.shape == (BATCH, STEPS, 2 * UNITS - 2)
+
+
+def test_an_intersection_cell_needs_a_projection_for_another_width_as_in_tf1():
+    message = "Must have input size == output size for Intersection RNN"
+    with tf.Graph().as_default(), pytest.raises(ValueError, match=message):
+        cell = TF1_CELLS.IntersectionRNNCell(UNITS)
+        v1.nn.dynamic_rnn(cell, tf.zeros([BATCH, STEPS, DEPTH]), dtype=tf.float32)
+    with pytest.raises(ValueError, match=message):
+        rnn.DynamicRNN(Params(), rnn.IntersectionRNNCell(UNITS), DEPTH)
+    assert rnn.IntersectionRNNCell(UNITS).build(Params(), "rnn", UNITS) == UNITS  # same width
 
 
 def test_a_stack_of_unequal_lists_of_cells_is_tf1s_value_error(installed):
@@ -384,4 +415,18 @@ def test_both_entry_points_train_a_fused_cell_model_the_same(tmp_path, installed
     )  # fmt: skip
     assert len(losses[0]) == 8 and losses[1] == losses[0]  # as printed
     assert len(names) == 16  # 8 weights, their Momentum slots
+    assert gap <= 1e-6
+
+
+def test_both_entry_points_train_a_research_cell_model_the_same(tmp_path, installed):
+    # fused_rnn.py's ``research`` (contrib's IndRNNCell under a NASCell) and
+    # its twin fused_rnn_twin.py:Research, from one checkpoint.
+    from tests.user_models import fused_rnn
+
+    losses, names, gap = train_both_ways(
+        tmp_path, fused_rnn, "research", "tests.user_models.fused_rnn_twin:Research",
+        ("rnn/", "softmax"), "--optimizer=momentum", "--learning_rate=0.1",
+    )  # fmt: skip
+    assert len(losses[0]) == 8 and losses[1] == losses[0]  # as printed
+    assert len(names) == 14  # IndRNN 3, NAS 2, softmax 2; their Momentum slots
     assert gap <= 1e-6

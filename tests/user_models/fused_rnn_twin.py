@@ -31,3 +31,23 @@ class FusedRnn(tf.Module):
         outputs, _ = self.gru(tf.transpose(both, [1, 0, 2]))
         last = outputs[:, -1]
         return tf.nn.bias_add(tf.matmul(last, read(self.w, last)), read(self.b, last))
+
+
+class Research(tf.Module):
+    """The twin of fused_rnn.py's ``research``: a ReLU IndRNNCell layer under
+    a NASCell layer, ``rnn/multi_rnn_cell/cell_<i>/...``."""
+
+    def __init__(self, image_shape, num_classes):
+        super().__init__()
+        self.params = Params()
+        cell = rnn.MultiRNNCell([rnn.IndRNNCell(UNITS, activation=tf.nn.relu),
+                                 rnn.NASCell(UNITS)])  # fmt: skip
+        self.rnn = rnn.DynamicRNN(self.params, cell, image_shape[1])
+        self.w = self.params.create("softmax_w", [UNITS, num_classes], zeros)
+        self.b = self.params.create("softmax_b", [num_classes], zeros)
+
+    def __call__(self, images, training):
+        del training
+        outputs, _ = self.rnn(tf.reduce_mean(images, axis=3))
+        last = outputs[:, -1]
+        return tf.nn.bias_add(tf.matmul(last, read(self.w, last)), read(self.b, last))

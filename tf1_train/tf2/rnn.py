@@ -27,6 +27,8 @@ tf1_train/tf2/rnn_cells.py; this module hands them out with the loops):
   before it): tf1_train/tf2/rnn_wrappers.py; ``ConvLSTMCell`` and its
   1D/2D/3D forms (LSTMCell's gates from a convolution of ``[x, h]``, on
   ``[batch, time, *spatial, channels]`` inputs): tf1_train/tf2/rnn_conv.py;
+  the research cells ``NASCell``, ``UGRNNCell``, ``IntersectionRNNCell``,
+  ``IndRNNCell``, ``IndyGRUCell``, ``IndyLSTMCell``: tf1_train/tf2/rnn_research.py;
 - ``LSTMBlockFusedCell`` runs LSTMCell's formula over a time-major input
   under the fused cell's names, ``reverse=True`` as ``TimeReversedFusedRNN``;
 - ``MultiRNNCell`` stacks them (``multi_rnn_cell/cell_<i>/``), and
@@ -70,6 +72,14 @@ from tf1_train.tf2.rnn_conv import (  # noqa: F401
     Conv2DLSTMCell,
     Conv3DLSTMCell,
     ConvLSTMCell,
+)
+from tf1_train.tf2.rnn_research import (  # noqa: F401
+    IndRNNCell,
+    IndyGRUCell,
+    IndyLSTMCell,
+    IntersectionRNNCell,
+    NASCell,
+    UGRNNCell,
 )
 from tf1_train.tf2.rnn_wrappers import (  # noqa: F401
     EmbeddingWrapper,
