@@ -100,6 +100,15 @@ def run_cli(args, timeout=240, env=None, module="tf1_train.main", cwd=None, fres
     )
 
 
+def warm_side(side: str, cases_file: str, out_dir: str, timeout: float):
+    """check.run_chains' ``run_side`` for the tests: the port check's side
+    forked from the warm server (``python -m tf1_train.port.sides``, without
+    the import: 26 side processes in the suite), a fresh interpreter where
+    ``run_cli`` would start one."""
+    out = run_cli([side, cases_file, out_dir], timeout, module="tf1_train.port.sides")
+    return out.returncode, out.stderr
+
+
 @pytest.fixture(autouse=True)
 def _op_determinism_ends_with_its_test():
     """Op determinism is process-wide: a test that runs train.run with

@@ -15,6 +15,7 @@ import os
 import numpy as np
 import pytest
 
+from tests.conftest import warm_side
 from tf1_train import models
 from tf1_train.port import check
 
@@ -109,7 +110,12 @@ def results(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("TF_NUM_INTRAOP_THREADS", "1")
         check.run_chains(
-            CASES, str(out_dir), SHARDS, sides=("tf1", "tf2", "keras"), timeout=TIMEOUT
+            CASES,
+            str(out_dir),
+            SHARDS,
+            sides=("tf1", "tf2", "keras"),
+            timeout=TIMEOUT,
+            run_side=warm_side,
         )
     return out_dir
 

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, warm_side
 from tf1_train.port import check, hints, name_map, spec
 
 pytestmark = pytest.mark.timeout(600)
@@ -51,7 +51,9 @@ CASES["tutorial_module"] = {**CASES["tutorial"], "tf2": f"{TUTORIAL}.model_tf2:C
 @pytest.fixture(scope="module")
 def out_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("port_check")
-    check.run_chains([{**c, "id": i} for i, c in CASES.items()], str(out), shards=2)
+    check.run_chains(
+        [{**c, "id": i} for i, c in CASES.items()], str(out), shards=2, run_side=warm_side
+    )
     return str(out)
 
 
@@ -232,3 +234,32 @@ def test_the_tf1_sides_forward_counts_a_v1_losses_data_loss_once(tmp_path):
     assert float(plain["fwd:own_losses"]) > 0  # the model's two terms
     for key in ("fwd:own_losses", "fwd:data_loss"):
         np.testing.assert_allclose(v1_losses[key], plain[key], rtol=1e-6, err_msg=key)
+
+
+def test_run_chains_runs_each_shards_sides_in_order_and_stops_a_chain_at_its_failure(tmp_path):
+    calls = []
+
+    def fake_side(side, cases_file, out, timeout):
+        with open(cases_file) as f:
+            ids = [c["id"] for c in json.load(f)]
+        calls.append((side, ids))
+        assert out == str(tmp_path) and 0 < timeout <= 60
+        if side == "tf1" and "b" in ids:
+            return 2, "a log line\nerror: --tf1: no such model\n"
+        return 0, ""
+
+    cases = [{"id": i} for i in "abc"]
+    with pytest.raises(check.SideFailed) as failed:
+        check.run_chains(cases, str(tmp_path), 2, ("tf1", "tf2"), timeout=60, run_side=fake_side)
+    assert failed.value.returncode == 2 and failed.value.line == "error: --tf1: no such model"
+    # shard 0 holds a and c, shard 1 holds b: its tf2 never runs
+    assert sorted(calls) == [("tf1", ["a", "c"]), ("tf1", ["b"]), ("tf2", ["a", "c"])]
+    check.run_chains(cases[:1], str(tmp_path), 1, ("tf1", "tf2"), 60, fake_side)  # no failure
+
+
+def test_run_chains_raises_a_sides_timeout_in_the_callers_thread(tmp_path):
+    def slow_side(side, cases_file, out, timeout):
+        raise subprocess.TimeoutExpired(["sides", side], timeout)
+
+    with pytest.raises(subprocess.TimeoutExpired):
+        check.run_chains([{"id": "a"}], str(tmp_path), 1, ("tf1",), 5, slow_side)

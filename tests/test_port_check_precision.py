@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, warm_side
 from tf1_train.port import check
 
 pytestmark = pytest.mark.timeout(600)
@@ -38,7 +38,9 @@ CASES = {
 @pytest.fixture(scope="module")
 def out_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("port_check_precision")
-    check.run_chains([{**c, "id": i} for i, c in CASES.items()], str(out), shards=2)
+    check.run_chains(
+        [{**c, "id": i} for i, c in CASES.items()], str(out), shards=2, run_side=warm_side
+    )
     return str(out)
 
 

@@ -19,6 +19,7 @@ import pytest
 import tensorflow as tf
 from conftest import ROOT, run_cli
 
+from tests.conftest import warm_side
 from tf1_train.port import cells, check, hints, name_map
 from tf1_train.port.__main__ import main as port_main
 
@@ -61,7 +62,9 @@ def out_dir(tmp_path_factory):
     # Two process chains for the cases (check.run_chains, as
     # tests/test_port_check.py runs its own), each case as the CLI runs it.
     out = tmp_path_factory.mktemp("port_rnn")
-    check.run_chains([{**c, "id": i} for i, c in CASES.items()], str(out), shards=2)
+    check.run_chains(
+        [{**c, "id": i} for i, c in CASES.items()], str(out), shards=2, run_side=warm_side
+    )
     return str(out)
 
 

@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tests import fork_server  # noqa: E402
 
-ENTRY_POINTS = ("tf1_train.main", "tf1_train.tf2.main")
+ENTRY_POINTS = ("tf1_train.main", "tf1_train.tf2.main", "tf1_train.port.sides")
 
 
 def _entry_points():
@@ -43,6 +43,7 @@ def _entry_points():
     from absl import app
 
     from tf1_train import loop, main, train  # noqa: F401
+    from tf1_train.port import sides
     from tf1_train.tf2 import keras_fit  # noqa: F401
     from tf1_train.tf2 import main as tf2_main
     from tf1_train.tf2 import train as tf2_train  # noqa: F401
@@ -50,6 +51,8 @@ def _entry_points():
     return {
         "tf1_train.main": main.run,
         "tf1_train.tf2.main": lambda: app.run(tf2_main.main, flags_parser=main.parse_flags),
+        # the port check's sides (tests/conftest.py warm_side)
+        "tf1_train.port.sides": lambda: sys.exit(sides.main(sys.argv[1:])),
     }
 
 

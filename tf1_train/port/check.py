@@ -18,11 +18,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
 import subprocess
 import sys
 import tempfile
-from typing import Dict, List, Optional, Sequence
+import threading
+import time
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -39,28 +40,49 @@ class SideFailed(Exception):
         super().__init__(self.line or stderr[-3000:])
 
 
-def run_chains(cases: List[Dict], out_dir: str, shards: int = 1, sides=("tf1", "tf2"), timeout=900):
-    """Runs the sides of ``cases`` as ``shards`` parallel process chains
-    (tf1, then the others, which read tf1's files); raises SideFailed."""
-    chains = []
+SideRunner = Callable[[str, str, str, float], Tuple[int, str]]
+
+
+def run_side_process(side: str, cases_file: str, out_dir: str, timeout: float) -> Tuple[int, str]:
+    """One side in a fresh interpreter (a TF1 graph and a TF2 program never
+    share one): (its exit status, its stderr)."""
+    command = [sys.executable, "-m", "tf1_train.port.sides", side, cases_file, out_dir]
+    proc = subprocess.run(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=timeout
+    )
+    return proc.returncode, proc.stderr
+
+
+def run_chains(cases: List[Dict], out_dir: str, shards: int = 1, sides=("tf1", "tf2"),
+               timeout: float = 900, run_side: SideRunner = run_side_process) -> None:  # fmt: skip
+    """Runs the sides of ``cases`` as ``shards`` parallel chains (tf1, then
+    the others, which read tf1's files; a chain stops at its first failure),
+    each within ``timeout`` seconds; raises SideFailed. ``run_side``: how
+    one side runs (a test harness may fork it from a loaded interpreter)."""
+    failures: List = [None] * shards
+
+    def chain(k: int, cases_file: str) -> None:
+        deadline = time.monotonic() + timeout
+        try:
+            for side in sides:
+                code, stderr = run_side(side, cases_file, out_dir, deadline - time.monotonic())
+                if code != 0:
+                    failures[k] = SideFailed(code, stderr)
+                    return
+        except Exception as e:  # a timeout: raised in the caller's thread
+            failures[k] = e
+
+    threads = []
     for k in range(shards):
         cases_file = os.path.join(out_dir, f"cases{k}.json")
         with open(cases_file, "w") as f:
             json.dump(cases[k::shards], f)
-        worker = f"{shlex.quote(sys.executable)} -m tf1_train.port.sides"
-        where = f"{shlex.quote(cases_file)} {shlex.quote(out_dir)}"
-        command = " && ".join(f"{worker} {side} {where}" for side in sides)
-        chains.append(
-            subprocess.Popen(
-                command, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-            )
-        )
-    failed = None
-    for chain in chains:
-        _, stderr = chain.communicate(timeout=timeout)
-        if chain.returncode != 0 and failed is None:
-            failed = SideFailed(chain.returncode, stderr)
-    if failed:
+        threads.append(threading.Thread(target=chain, args=(k, cases_file), daemon=True))
+        threads[-1].start()
+    for thread in threads:
+        thread.join()
+    failed = next((f for f in failures if f is not None), None)
+    if failed is not None:
         raise failed
 
 
