@@ -19,8 +19,8 @@ from tests.test_tf2_rnn import (
     UNITS,
     _cell,
     _compare,
-    train_both_ways,
 )
+from tests.test_tf2_rnn_entry_points import train_both_ways
 from tf1_train.compat import _contrib_seq2seq
 from tf1_train.tf2 import rnn, seq2seq
 from tf1_train.tf2.layers import glorot_uniform
