@@ -21,7 +21,7 @@ from tests.test_tf2_rnn import (
     _compare,
 )
 from tests.test_tf2_rnn_entry_points import train_both_ways
-from tf1_train.compat import _contrib_seq2seq
+from tf1_train.compat import _contrib_seq2seq, _contrib_seq2seq_attention
 from tf1_train.tf2 import rnn, seq2seq
 from tf1_train.tf2.layers import glorot_uniform
 
@@ -118,7 +118,7 @@ def test_attention_decoder_twin_steps_as_legacy_seq2seqs(kind, heads, initial_at
     def tf1_model(inputs, seq):
         cell = _cell(TF1_CELLS, kind)
         state = cell.zero_state(BATCH, tf.float32)
-        outs, state = _contrib_seq2seq.attention_decoder(
+        outs, state = _contrib_seq2seq_attention.attention_decoder(
             tf.unstack(inputs, axis=1), state, tf.constant(ATTENDED), cell, num_heads=heads,
             loop_function=loop, output_size=DEPTH + 1, initial_state_attention=initial_attention,
         )  # fmt: skip
@@ -155,7 +155,7 @@ def test_embedding_attention_seq2seq_twin_is_the_translate_tutorials_model(
         if projection:
             proj = v1.get_variable("proj_w", [UNITS, SYMBOLS]), v1.get_variable("proj_b", [SYMBOLS])
         steps = tf.unstack(inputs, axis=1)
-        outs, state = _contrib_seq2seq.embedding_attention_seq2seq(
+        outs, state = _contrib_seq2seq_attention.embedding_attention_seq2seq(
             steps, steps[:3], _cell(TF1_CELLS, kind), SYMBOLS, SYMBOLS, EMBED, num_heads=2,
             output_projection=proj, feed_previous=feed_previous,
         )  # fmt: skip

@@ -93,7 +93,7 @@ RNN_KEPT = (
     "NASCell",
     "UGRNNCell",
 )
-# tf.contrib.legacy_seq2seq's names kept (_contrib_seq2seq.py)
+# tf.contrib.legacy_seq2seq's names kept (_contrib_seq2seq.py, _contrib_seq2seq_attention.py)
 SEQ2SEQ_KEPT = (
     "attention_decoder",
     "basic_rnn_seq2seq",
@@ -229,9 +229,9 @@ def _core_rnn(name: str):
 
 
 def _seq2seq(name: str):
-    from tf1_train.compat import _contrib_seq2seq
+    from tf1_train.compat import _contrib_seq2seq, _contrib_seq2seq_attention
 
-    return _contrib_seq2seq.KEPT[name]
+    return {**_contrib_seq2seq.KEPT, **_contrib_seq2seq_attention.KEPT}[name]
 
 
 def _crf(name: str):
