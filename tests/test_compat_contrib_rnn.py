@@ -204,18 +204,23 @@ def test_gru_block_cell_takes_num_units_or_the_old_cell_size(installed):
             rnn.GRUBlockCell(**kwargs)
 
 
-def _trained(tmp_path, model: str, mode: str, max_loss: float = 1.5,
-             module: str = "fused_rnn") -> dict:  # fmt: skip
-    """Trains tests/user_models/``module``.py's ``model`` on 2 towers for 40
-    steps through the CLI (the final loss below ``max_loss``); its
-    checkpoint's {name: shape}."""
+def train_user_model(tmp_path, module: str, model: str, mode: str, steps: int = 40):
+    """Trains tests/user_models/``module``.py's ``model`` on 2 towers through
+    the CLI (adam, 0.01); (its stdout, its run_summary.json)."""
     out = run_cli([
         f"--model=tests.user_models.{module}:{model}", "--num_gpus=2",
-        f"--variable_update={mode}", "--train_steps=40", "--optimizer=adam",
-        "--learning_rate=0.01", "--display_every=40", f"--train_dir={tmp_path}",
+        f"--variable_update={mode}", f"--train_steps={steps}", "--optimizer=adam",
+        "--learning_rate=0.01", f"--display_every={steps}", f"--train_dir={tmp_path}",
     ])  # fmt: skip
     assert out.returncode == 0, out.stderr[-3000:]
-    summary = json.loads((tmp_path / "run_summary.json").read_text())
+    return out.stdout, json.loads((tmp_path / "run_summary.json").read_text())
+
+
+def _trained(tmp_path, model: str, mode: str, max_loss: float = 1.5,
+             module: str = "fused_rnn") -> dict:  # fmt: skip
+    """Trains ``module``'s ``model`` for 40 steps (the final loss below
+    ``max_loss``); its checkpoint's {name: shape}."""
+    _, summary = train_user_model(tmp_path, module, model, mode)
     assert summary["final_loss"] < max_loss  # from ln(10) = 2.30 at the start
     return tf.train.load_checkpoint(str(tmp_path)).get_variable_to_shape_map()
 

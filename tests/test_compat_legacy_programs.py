@@ -83,8 +83,9 @@ def test_contrib_placeholders_import_and_refuse_every_name(installed):
     exec("from tensorflow.contrib.rnn import BasicLSTMCell, static_rnn", names)
     assert names["BasicLSTMCell"] is tf.compat.v1.nn.rnn_cell.BasicLSTMCell  # the core objects
     assert names["static_rnn"] is tf.compat.v1.nn.static_rnn
-    with pytest.raises(ModuleNotFoundError):
-        importlib.import_module("tensorflow.contrib.slim")
+    with pytest.raises(ModuleNotFoundError):  # the submodules nothing serves
+        importlib.import_module("tensorflow.contrib.learn")
+    assert importlib.import_module("tensorflow.contrib.slim") is importlib.import_module("tf_slim")
     assert np.int is int and np.float is float and np.object is object
 
 
@@ -93,6 +94,9 @@ def test_uninstall_takes_the_placeholders_and_numpy_aliases_back():
     tf1_train.compat.uninstall()
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("tensorflow.contrib.quantize")
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("tensorflow.compat.v1.contrib.crf")
+    assert not hasattr(tf, "contrib") and not hasattr(tf.compat.v1, "contrib")
     assert not hasattr(np, "int") and not hasattr(np, "float")
 
 

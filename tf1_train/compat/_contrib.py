@@ -34,12 +34,15 @@ cells ``NASCell``, ``UGRNNCell``, ``IntersectionRNNCell``, ``IndRNNCell``,
 ``IndyGRUCell``, ``IndyLSTMCell`` (_contrib_research_cells.py). The other
 contrib-only cells (``GridLSTMCell``, ``PhasedLSTMCell``, ...) raise.
 
-Only these submodules: ``import tensorflow.contrib.slim`` (or any other)
-still raises ``ModuleNotFoundError``, so the common ``try: ... except
-ImportError: import tf_slim`` fallbacks keep working, and ``from
-tensorflow.contrib.training import HParams`` raises ``ImportError`` as before.
+``tensorflow.contrib.slim``, ``.layers`` and ``.framework`` are served by
+tf-slim when it is installed (_contrib_slim.py), and missing otherwise.
+Only these submodules: ``import tensorflow.contrib.X`` of any other still
+raises ``ModuleNotFoundError``, so ``try: ... except ImportError:``
+fallbacks keep working, and ``from tensorflow.contrib.training import
+HParams`` raises ``ImportError`` as before.
 """
 
+import importlib
 import types
 
 PACKAGE = "tensorflow.contrib"
@@ -248,6 +251,41 @@ _KEPT = {
 }
 
 
+def importable(submodule: str) -> bool:
+    """Whether ``import tensorflow.contrib.<submodule>`` works after install()."""
+    from tf1_train.compat import _contrib_slim
+
+    if submodule in _contrib_slim.SERVED:
+        return _contrib_slim.available()
+    return submodule in PLACEHOLDERS
+
+
+def kept(submodule: str, name: str) -> bool:
+    """Whether ``tensorflow.contrib.<submodule>.<name>`` works after install()."""
+    from tf1_train.compat import _contrib_slim
+
+    if submodule in _contrib_slim.SERVED:
+        return _contrib_slim.kept(submodule, name)
+    return name in _KEPT.get(submodule, ((), None))[0]
+
+
+def describe(submodule: str) -> str:
+    """What a program gets from ``tensorflow.contrib.<submodule>`` after install()."""
+    from tf1_train.compat import _contrib_slim
+
+    if submodule in _contrib_slim.SERVED:
+        return (
+            "tf-slim's own modules"
+            if submodule == "slim"
+            else "TF 1.15's names, tf-slim's objects (the few it lacks raise)"
+        )
+    if submodule == "rnn":
+        return "the core cells and static_rnn it re-exported work, every other name raises"
+    if _KEPT.get(submodule):
+        return "every name of TF 1.15's module works (TF 1.15's ops)"
+    return "a placeholder module whose every name raises on use"
+
+
 def _gone(module: str, hint: str, kept=(), resolve=_core_rnn):
     """A module ``__getattr__`` that refuses every name but ``kept`` with what
     replaced it. AttributeError, so ``from module import name`` becomes
@@ -266,11 +304,32 @@ def _gone(module: str, hint: str, kept=(), resolve=_core_rnn):
     return __getattr__
 
 
+def _package_getattr():
+    """``tensorflow.contrib``'s ``__getattr__``: tf-slim's submodules imported
+    on first use when it is installed (_contrib_slim.py), every other name
+    one AttributeError."""
+    from tf1_train.compat import _contrib_slim
+
+    refuse = _gone(PACKAGE, "see docs/PORTING.md `tf.contrib.*`")
+
+    def __getattr__(name: str):
+        if name in _contrib_slim.SERVED:
+            if _contrib_slim.available():
+                return importlib.import_module(f"{PACKAGE}.{name}")
+            raise AttributeError(
+                f"{PACKAGE}.{name} was removed with tf.contrib in TensorFlow 2.0; "
+                "pip install tf-slim and tf1_train.compat.install() serves it from tf-slim"
+            )
+        return refuse(name)
+
+    return __getattr__
+
+
 def placeholder_modules() -> dict:
     """``{module name: module}`` for sys.modules: the package and its placeholders."""
     package = types.ModuleType(PACKAGE, "tf.contrib placeholders of tf1_train.compat")
     package.__path__ = []  # a package with no files: other submodules stay missing
-    package.__getattr__ = _gone(PACKAGE, "see docs/PORTING.md `tf.contrib.*`")
+    package.__getattr__ = _package_getattr()
     modules = {PACKAGE: package}
     for name, hint in PLACEHOLDERS.items():
         full = f"{PACKAGE}.{name}"

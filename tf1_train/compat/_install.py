@@ -22,6 +22,7 @@ import sys
 
 _state = {"installed": False}
 _MISSING = object()
+_INSERTED = object()  # an item install() put in a list (sys.meta_path)
 _saved = []  # (module or dict, name, what it held or _MISSING), in the order set
 
 
@@ -82,7 +83,11 @@ def uninstall() -> None:
     with and without it (tests)."""
     while _saved:
         where, name, old = _saved.pop()
-        if isinstance(where, dict) and old is _MISSING:
+        if old is _INSERTED:  # the finder: out of sys.meta_path, its imports forgotten
+            where.remove(name)
+            for module_name in name.loaded:
+                sys.modules.pop(module_name, None)
+        elif isinstance(where, dict) and old is _MISSING:
             where.pop(name, None)
         elif isinstance(where, dict):
             where[name] = old
@@ -152,12 +157,47 @@ def _restore_numpy_builtin_aliases() -> None:
 def _add_contrib_placeholders() -> None:
     """``tensorflow.contrib``'s submodules of tf1_train.compat._contrib
     importable, every name in them raising on use but those kept (that
-    module says which, and why these submodules)."""
-    from tf1_train.compat._contrib import placeholder_modules
+    module says which, and why these submodules), and reachable as TF 1.x
+    reached them: ``tf.contrib`` after ``import tensorflow as tf`` or
+    ``import tensorflow.compat.v1 as tf`` (TF 1.x's ``tf.compat.v1.contrib``
+    was ``tf.contrib``), and ``from tensorflow.compat.v1.contrib import crf``."""
+    import tensorflow as tf
 
-    for name, module in placeholder_modules().items():
+    from tf1_train.compat._contrib import PACKAGE, placeholder_modules
+
+    modules = placeholder_modules()
+    for name, module in modules.items():
         if name not in sys.modules:
             _set(sys.modules, name, module)
+    package = sys.modules[PACKAGE]
+    if getattr(tf, "contrib", None) is None:
+        _set(tf, "contrib", package)
+    prefixes = [PACKAGE + "."]
+    for v1_name, v1 in list(sys.modules.items()):
+        if not (v1_name.startswith("tensorflow") and v1_name.endswith("compat.v1")) or v1 is None:
+            continue
+        _set(v1, "contrib", package)
+        prefixes.append(f"{v1_name}.contrib.")
+        for name, module in modules.items():
+            alias = v1_name + name[len("tensorflow") :]
+            if alias not in sys.modules:
+                _set(sys.modules, alias, module)
+    _add_slim_finder(prefixes)
+
+
+def _add_slim_finder(prefixes) -> None:
+    """tf-slim's modules as ``tensorflow.contrib.slim``, ``.layers`` and
+    ``.framework`` (_contrib_slim.py), first on sys.meta_path: a path
+    finder would load a second copy of ``tf_slim.nets`` under the old name."""
+    from tf1_train.compat._contrib_slim import Finder
+
+    for finder in sys.meta_path:
+        if isinstance(finder, Finder):
+            finder.prefixes = tuple(dict.fromkeys([*finder.prefixes, *prefixes]))
+            return
+    finder = Finder(prefixes)
+    sys.meta_path.insert(0, finder)
+    _saved.append((sys.meta_path, finder, _INSERTED))
 
 
 def is_installed() -> bool:

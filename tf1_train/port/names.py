@@ -18,10 +18,16 @@ def _tracked(path: str, roots: Tuple[str, ...] = ROOTS) -> bool:
 
 
 def canonical(path: str) -> str:
-    """`tensorflow.compat.v2.x` is `tensorflow.x`; other paths are kept as written."""
+    """`tensorflow.compat.v2.x` is `tensorflow.x`, and so is
+    `tensorflow.compat.v1.contrib.x` (TF 1.x's `tf.compat.v1.contrib` was
+    `tf.contrib`: a program half-ported to `import tensorflow.compat.v1 as tf`
+    still says `tf.contrib.crf`); other paths are kept as written."""
     for prefix in ("tensorflow.compat.v2.", "tensorflow._api.v2."):
         if path.startswith(prefix):
             return "tensorflow." + path[len(prefix) :]
+    v1_contrib = "tensorflow.compat.v1.contrib"
+    if path == v1_contrib or path.startswith(v1_contrib + "."):
+        return "tensorflow." + path[len("tensorflow.compat.v1.") :]
     return path
 
 

@@ -203,11 +203,13 @@ NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
 
 # Where each tf.contrib submodule went (the fix names the one a finding uses).
 CONTRIB: Dict[str, str] = {
-    "slim": "tf_slim",
-    "layers": "tf1_train.compat.layers for the layers, tf_slim.layers for the rest "
-    "(arg_scope, initializers: tf.compat.v1.glorot_uniform_initializer for "
-    "xavier_initializer)",
-    "framework": "tf_slim (arg_scope, get_variables...) or tf.compat.v1",
+    "slim": "tf_slim (unmodified: tf1_train.compat.install() serves it when tf-slim is installed)",
+    "layers": "tf_slim.layers (unmodified: tf1_train.compat.install() serves TF 1.15's names "
+    "from tf-slim when it is installed, embed_sequence included; feature columns: "
+    "tf.feature_column), or tf1_train.compat.layers for the layers "
+    "(initializers: tf.compat.v1.glorot_uniform_initializer for xavier_initializer)",
+    "framework": "tf_slim (arg_scope, get_variables...; unmodified: tf1_train.compat.install() "
+    "serves them when tf-slim is installed), or tf.compat.v1 / tf.nest / tf.sort",
     "training": "tf.compat.v1.train (HParams: none, use a dataclass)",
     "data": "tf.data",
     "learn": "none (removed; tf.data + a Session loop)",

@@ -123,7 +123,9 @@ _rule(
 _rule(
     "contrib-slim",
     BREAKS,
-    "import tf_slim as slim (pip install tf-slim): on TF 2.21 its layers, arg_scope, losses "
+    "unmodified, tf1_train.compat.install() serves tf.contrib.slim as tf-slim when it is "
+    "installed; or import tf_slim as slim (pip install tf-slim): on TF 2.21 its layers, "
+    "arg_scope, losses "
     "and prefetch_queue run, batch_norm only after tf1_train.compat.install() "
     "(see slim-batch-norm)",
     "ERROR 'cannot be converted automatically' on tf.contrib.slim.X uses; says nothing about "
@@ -133,7 +135,8 @@ _rule(
 _rule(
     "contrib-prefetch-queue",
     BREAKS,
-    "tf_slim.data.prefetch_queue.prefetch_queue (runs on 2.21 with queue runners), or "
+    "tf_slim.data.prefetch_queue.prefetch_queue (runs on 2.21 with queue runners; unmodified "
+    "after tf1_train.compat.install() with tf-slim installed), or "
     "tf.data's prefetch",
     "ERROR 'cannot be converted automatically'",
     ROW_SLIM,
@@ -141,7 +144,9 @@ _rule(
 _rule(
     "contrib-batch-norm",
     BREAKS,
-    "tf1_train.compat.layers.batch_normalization with contrib's defaults spelled out "
+    "unmodified, tf1_train.compat.install() serves tf.contrib.layers from tf-slim when it is "
+    "installed (its batch_norm is contrib's); or tf1_train.compat.layers.batch_normalization "
+    "with contrib's defaults spelled out "
     "(momentum=0.999, scale=False, epsilon=0.001); its updates go to UPDATE_OPS",
     "ERROR 'cannot be converted automatically'",
     ROW_CONTRIB,
@@ -149,7 +154,9 @@ _rule(
 _rule(
     "contrib-l2-regularizer",
     BREAKS,
-    "lambda w: scale * tf.nn.l2_loss(w) (= scale * sum(w**2) / 2); "
+    "unmodified, tf1_train.compat.install() serves tf.contrib.layers from tf-slim when it is "
+    "installed (its l2_regularizer is contrib's); or lambda w: scale * tf.nn.l2_loss(w) "
+    "(= scale * sum(w**2) / 2); "
     "tf.keras.regularizers.l2(scale) is twice that",
     "converts to tf.keras.regularizers.l2(0.5 * (scale)): the same value",
     ROW_CONTRIB,

@@ -16,7 +16,8 @@ import pathlib
 import sys
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from tf1_train.compat._contrib import PACKAGE, PLACEHOLDERS, RNN_FROM_CORE
+from tf1_train.compat import _contrib
+from tf1_train.compat._contrib import PACKAGE
 from tf1_train.port import (
     api_names,
     checks,
@@ -25,7 +26,7 @@ from tf1_train.port import (
     runtime_rules,
     self_cast_rules,
 )
-from tf1_train.port.names import Aliases, dotted_uses
+from tf1_train.port.names import Aliases, canonical, dotted_uses
 from tf1_train.port.rules import BREAKS, RENAME, RULES, SEVERITIES, V1, WORKS
 
 # Rules reported at the import line too: there the import itself raises (or is the point).
@@ -134,10 +135,10 @@ def _import_paths(tree: ast.AST):
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield node, alias.name
+                yield node, canonical(alias.name)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
-                yield node, f"{node.module}.{alias.name}"
+                yield node, canonical(f"{node.module}.{alias.name}")
 
 
 def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
@@ -147,11 +148,10 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
         for key, fills in _import_findings(path, program):
             if key.startswith(IMPORT_RULES):
                 fills = {**fills, "guarded": "1"} if id(node) in guarded else fills
-                if key == "contrib" and program.compat_installed and _placeholder(path):
-                    fills = {**fills, "placeholder": "1"}
-                raw.append((node, key, f"import {path}", fills))
+                raw.append((node, key, f"import {path}", _kept(key, path, fills, program)))
     for node, path, text in parsed.uses:
         for key, fills in _path_findings(path, program, id(node) in calls):
+            fills = _kept(key, path, fills, program)
             shown = text if text.split(".", 1)[1:] == path.split(".", 1)[1:] else f"{text} = {path}"
             raw.append((node, key, shown, fills))
     raw.extend(checks.call_findings(parsed.tree, parsed.aliases.resolve, program))
@@ -170,17 +170,40 @@ def _import_findings(path: str, program: checks.Program):
     return found
 
 
+def _kept(key: str, path: str, fills: Dict[str, str], program: checks.Program):
+    """The fill-ins of a finding on a tf.contrib path once the program runs
+    after install(): marked as working exactly when the module install()
+    serves has that name (`crf = tf.contrib.crf`, `tf.contrib.layers.conv2d`
+    with tf-slim installed), as breaking otherwise, whatever the rule."""
+    del key
+    if not program.compat_installed or not path.startswith(PACKAGE + "."):
+        return fills
+    if _placeholder(path):
+        return {**fills, "placeholder": path}
+    return {**fills, "contrib_gone": path}
+
+
 def _placeholder(path: str) -> bool:
     """An import that works after tf1_train.compat.install(): a placeholder
     module itself, or a core name tf.contrib.rnn re-exported (``from module
     import name`` of any other name raises ImportError)."""
-    for name in PLACEHOLDERS:
-        module = f"{PACKAGE}.{name}"
-        if path == module:
-            return True
-        if path.startswith(module + "."):
-            return name == "rnn" and path[len(module) + 1 :] in RNN_FROM_CORE
-    return False
+    if not path.startswith(PACKAGE + "."):
+        return False
+    submodule, *rest = path[len(PACKAGE) + 1 :].split(".")
+    if not _contrib.importable(submodule):
+        return False
+    return not rest or _contrib.kept(submodule, rest[0])
+
+
+def _what(construct: str, path: str) -> str:
+    if construct.startswith("import "):
+        return "the import"
+    return "the module" if path.count(".") == 2 else "it"
+
+
+def _placeholder_note(path: str) -> str:
+    """What a program gets from a tf.contrib submodule after install()."""
+    return _contrib.describe(path[len(PACKAGE) + 1 :].split(".")[0])
 
 
 def _guarded_imports(tree: ast.AST) -> set:
@@ -241,17 +264,15 @@ def _finding(file, node, key, construct, fills, program) -> Finding:
         fix, upgrade = (t.replace("{" + name + "}", value) for t in (fix, upgrade))
     if "v1" in fills:
         severity, fix = RENAME, f"{fills['v1']}; then: {fix}"
+    if "contrib_gone" in fills:
+        severity, note = BREAKS, ""
     if "guarded" in fills:
         severity, note = WORKS, "guarded by try/except ImportError: the program goes on without it"
     if "placeholder" in fills:
         severity, note = (
             WORKS,
-            "the import works after tf1_train.compat.install(): "
-            + (
-                "the core cells and static_rnn it re-exported work, every other name raises"
-                if construct.startswith(f"import {PACKAGE}.rnn")
-                else "a placeholder module whose every name raises on use"
-            ),
+            f"{_what(construct, fills['placeholder'])} works after tf1_train.compat.install(): "
+            + _placeholder_note(fills["placeholder"]),
         )
     if note:
         fix = f"{note}; {fix}"

@@ -1,0 +1,115 @@
+"""The scanner's verdict on tf.contrib under ``--compat`` against what the
+program does after tf1_train.compat.install(): every line it says breaks
+raises, every other line runs.
+
+A TF1 program reaches contrib in several spellings: ``tf.contrib.crf.X``
+after ``import tensorflow as tf``, the same after ``import
+tensorflow.compat.v1 as tf`` (the migration guide's first step; TF 1.x's
+``tf.compat.v1.contrib`` was ``tf.contrib``), ``crf = tf.contrib.crf``, and
+``from tensorflow.contrib import crf``. The scanner once reported nothing on
+the second and a break on the third, which both run.
+"""
+
+import pytest
+
+from tf1_train.compat import _contrib_slim
+from tf1_train.port import scan
+
+TF2 = "import tensorflow as tf\n"
+V1 = "import tensorflow.compat.v1 as tf\n"
+CHAINS = (
+    "f = tf.contrib.crf.crf_log_likelihood\n"
+    "c = tf.contrib.rnn.LSTMCell\n"
+    "g = tf.contrib.rnn.GridLSTMCell\n"  # contrib-only, not kept
+    "s = tf.contrib.legacy_seq2seq.rnn_decoder\n"
+    "q = tf.contrib.quantize.create_training_graph\n"  # a placeholder's name
+    "b = tf.contrib.rnn.LSTMBlockFusedCell\n"
+)
+
+# (program, the lines that raise after install())
+CASES = {
+    "tf_attributes": (TF2 + CHAINS, {4, 6}),
+    "compat_v1_attributes": (V1 + CHAINS, {4, 6}),
+    "aliased_modules": (
+        TF2 + "tf = tf.compat.v1\n"
+        "crf = tf.contrib.crf\n"
+        "d = crf.crf_decode\n"
+        "seq = tf.contrib.legacy_seq2seq\n"
+        "loss = seq.sequence_loss_by_example\n"
+        "slim = tf.contrib.slim\n"
+        "fc = tf.contrib.layers\n"
+        "col = fc.real_valued_column\n",  # a feature column: not in tf-slim
+        {9},
+    ),
+    "tf_slim_served": (
+        V1 + "slim = tf.contrib.slim\n"
+        "conv = slim.conv2d\n"
+        "from tensorflow.contrib.slim.nets import resnet_v1\n"
+        "init = tf.contrib.layers.xavier_initializer\n"
+        "l2 = tf.contrib.layers.l2_regularizer\n"
+        "bn = tf.contrib.layers.batch_norm\n"
+        "emb = tf.contrib.layers.embed_sequence\n"
+        "col = tf.contrib.layers.real_valued_column\n"
+        "from tensorflow.contrib.framework import arg_scope\n"
+        "order = tf.contrib.framework.sort\n"
+        "from tensorflow.contrib.layers import bow_encoder\n"
+        "import tensorflow.contrib.slim as slim2\n"
+        "net = slim2.nets.vgg.vgg_16\n",
+        {9, 11, 12},
+    ),
+    "imports": (
+        "from tensorflow.compat.v1.contrib import crf\n"
+        "from tensorflow.compat.v1.contrib import rnn\n"
+        "from tensorflow.contrib.rnn import GRUCell\n"
+        "from tensorflow.contrib.training import HParams\n"
+        "import tensorflow.compat.v1.contrib.legacy_seq2seq as s2s\n"
+        "v = crf.viterbi_decode\n"
+        "w = s2s.embedding_attention_seq2seq\n"
+        "p = rnn.NASCell\n"
+        "import tensorflow.contrib.slim as slim\n",
+        {4},
+    ),
+}
+
+
+def _breaks_at_run_time(source: str) -> set:
+    """The lines of ``source`` that raise, each run on its own after the ones
+    above (a NameError: a line above that should have bound the name raised)."""
+    names, raised = {}, set()
+    for number, line in enumerate(source.splitlines(), 1):
+        try:
+            exec(line, names)
+        except (AttributeError, ImportError, NameError):
+            raised.add(number)
+    return raised
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_scan_under_compat_breaks_exactly_where_the_installed_program_raises(
+    tmp_path, installed, name
+):
+    source, expected = CASES[name]
+    (tmp_path / "prog.py").write_text(source)
+    report = scan.scan([str(tmp_path)], compat=True)
+    scanned = {f.line for f in report.findings if f.severity == "breaks"}
+    assert _breaks_at_run_time(source) == expected
+    assert scanned == expected, [f for f in report.findings if f.severity == "breaks"]
+
+
+@pytest.mark.parametrize("name", ["tf_attributes", "compat_v1_attributes"])
+def test_without_compat_every_contrib_line_breaks(tmp_path, name):
+    (tmp_path / "prog.py").write_text(CASES[name][0])
+    report = scan.scan([str(tmp_path)])
+    assert {f.line for f in report.findings if f.severity == "breaks"} == {2, 3, 4, 5, 6, 7}
+
+
+def test_without_tf_slim_its_contrib_submodules_stay_missing_in_scan_and_run(
+    tmp_path, installed, monkeypatch
+):
+    monkeypatch.setattr(_contrib_slim, "available", lambda: False)
+    source = CASES["tf_slim_served"][0]
+    (tmp_path / "prog.py").write_text(source)
+    report = scan.scan([str(tmp_path)], compat=True)
+    every_contrib_line = set(range(2, 15))
+    assert _breaks_at_run_time(source) == every_contrib_line
+    assert {f.line for f in report.findings if f.severity == "breaks"} == every_contrib_line

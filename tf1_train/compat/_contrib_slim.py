@@ -1,0 +1,197 @@
+"""``tensorflow.contrib.slim``, ``.layers`` and ``.framework`` after
+install(), served by tf-slim when it is installed.
+
+tf-slim 1.1.0 is contrib.slim's, contrib.layers' and contrib.framework's
+variable and arg_scope code moved out of TensorFlow onto
+``tensorflow.compat.v1``: the same functions, defaults and variable names
+(``Conv/weights``, ``fully_connected/biases``, ``BatchNorm/moving_mean``).
+TF1 programs reach them as ``slim = tf.contrib.slim``,
+``tf.contrib.layers.xavier_initializer()``,
+``tf.contrib.layers.l2_regularizer(scale)``, ``from
+tensorflow.contrib.slim.nets import resnet_v1``,
+``tf.contrib.framework.arg_scope``; with tf-slim installed those lines run
+as written (tf1_train itself does not need tf-slim). ``slim`` and its
+submodules are tf-slim's own modules; ``layers`` and ``framework`` hand out
+tf-slim's objects under the names TF 1.15's modules exported
+(``remove_undocumented`` kept no others), and ``layers`` two of its own that
+tf-slim dropped, written from TF 1.15's ops: ``embed_sequence`` and
+``embedding_lookup_unique``. Every other name of TF 1.15's modules (feature
+columns, ``bow_encoder``, ``framework.sort`` ...) raises one
+``AttributeError`` saying where it went.
+
+Without tf-slim none of this is served: ``import tensorflow.contrib.slim``
+raises ``ModuleNotFoundError`` as before (so ``try: ... except ImportError:
+import tf_slim`` fallbacks behave as they did), and ``tf.contrib.layers``
+one ``AttributeError`` saying to install it.
+"""
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+import types
+
+SLIM = "tf_slim"
+SERVED = ("slim", "layers", "framework")
+
+# TF 1.15's tensorflow.contrib.layers names tf-slim 1.1.0 keeps (in tf_slim.layers).
+LAYERS_FROM_SLIM = tuple(
+    """GDN OPTIMIZER_CLS_NAMES OPTIMIZER_SUMMARIES RevBlock apply_regularization avg_pool2d
+    avg_pool3d batch_norm bias_add conv1d conv2d conv2d_in_plane conv2d_transpose conv3d
+    conv3d_transpose convolution convolution1d convolution2d convolution2d_in_plane
+    convolution2d_transpose convolution3d convolution3d_transpose dense_to_sparse dropout elu
+    flatten fully_connected gdn group_norm images_to_sequence instance_norm l1_l2_regularizer
+    l1_regularizer l2_regularizer layer_norm legacy_fully_connected legacy_linear legacy_relu
+    linear max_pool2d max_pool3d maxout one_hot_encoding optimize_loss recompute_grad relu
+    relu6 repeat rev_block scale_gradient separable_conv2d separable_convolution2d
+    sequence_to_images softmax spatial_softmax stack sum_regularizer summaries
+    summarize_activation summarize_activations summarize_collection summarize_tensor
+    summarize_tensors unit_norm variance_scaling_initializer xavier_initializer
+    xavier_initializer_conv2d""".split()
+)
+LAYERS_OWN = ("embed_sequence", "embedding_lookup_unique")
+# TF 1.15's tensorflow.contrib.framework names tf-slim 1.1.0 keeps (at its top level).
+FRAMEWORK_FROM_SLIM = tuple(
+    """VariableDeviceChooser add_arg_scope add_model_variable arg_scope arg_scoped_arguments
+    assert_global_step assert_or_get_global_step assign_from_checkpoint
+    assign_from_checkpoint_fn assign_from_values assign_from_values_fn create_global_step
+    current_arg_scope filter_variables get_global_step get_local_variables get_model_variables
+    get_or_create_global_step get_trainable_variables get_unique_variable get_variable_full_name
+    get_variables get_variables_by_name get_variables_by_suffix get_variables_to_restore
+    global_variable has_arg_scope local_variable model_variable variable""".split()
+)
+# Where the names tf-slim dropped went.
+GONE = {
+    "layers": "feature columns: tf.feature_column or Keras preprocessing layers; bow_encoder, "
+    "safe_embedding_lookup_sparse: tf.compat.v1.nn.safe_embedding_lookup_sparse (combiner "
+    "'mean') over your own embeddings variable",
+    "framework": "tf.train.load_checkpoint / list_variables / load_variable, "
+    "tf.compat.v1.train.init_from_checkpoint, tf.nest, tf.sort / tf.argsort, tf.is_tensor, "
+    "tf.compat.v1.py_func",
+}
+
+
+def available() -> bool:
+    """Whether tf-slim is installed (looked up, not imported: the scanner asks too)."""
+    return importlib.util.find_spec(SLIM) is not None
+
+
+def kept(submodule: str, name: str) -> bool:
+    """Whether ``tensorflow.contrib.<submodule>.<name>`` works after install()."""
+    if not available():
+        return False
+    if submodule == "slim":
+        return True  # tf-slim's own module: whatever it has
+    if submodule == "layers":
+        return name in LAYERS_FROM_SLIM or name in LAYERS_OWN
+    return submodule == "framework" and name in FRAMEWORK_FROM_SLIM
+
+
+def embedding_lookup_unique(params, ids, name=None):
+    """``tf.contrib.layers.embedding_lookup_unique``: each distinct id looked
+    up once, the rows gathered back into ``ids``' shape (any rank)."""
+    import tensorflow as tf
+
+    with tf.name_scope(name or "EmbeddingLookupUnique"):
+        ids = tf.convert_to_tensor(ids)
+        shape = tf.shape(ids)
+        ids_flat = tf.reshape(ids, tf.reduce_prod(shape, keepdims=True))
+        unique_ids, idx = tf.unique(ids_flat)
+        unique_embeddings = tf.compat.v1.nn.embedding_lookup(params, unique_ids)
+        embeds_flat = tf.gather(unique_embeddings, idx)
+        embed_shape = tf.concat([shape, tf.shape(unique_embeddings)[1:]], 0)
+        embeds = tf.reshape(embeds_flat, embed_shape)
+        embeds.set_shape(ids.get_shape().concatenate(unique_embeddings.get_shape()[1:]))
+        return embeds
+
+
+def embed_sequence(ids, vocab_size=None, embed_dim=None, unique=False, initializer=None,
+                   regularizer=None, trainable=True, scope=None, reuse=None):  # fmt: skip
+    """``tf.contrib.layers.embed_sequence``: ``[batch, length]`` ids to
+    ``[batch, length, embed_dim]``, looked up in a model variable
+    ``EmbedSequence/embeddings`` (shared between an encoder and a decoder
+    through ``scope`` and ``reuse``), TF 1.15's checks and defaults."""
+    import tensorflow as tf
+    import tf_slim
+
+    if not (reuse or (vocab_size and embed_dim)):
+        raise ValueError(
+            "Must specify vocab size and embedding dimension when notreusing. "
+            f"Got vocab_size={vocab_size} and embed_dim={embed_dim}"
+        )  # TF 1.15's message, its missing space included
+    with tf.compat.v1.variable_scope(scope, "EmbedSequence", [ids], reuse=reuse):
+        shape = [vocab_size, embed_dim]
+        if reuse and vocab_size is None or embed_dim is None:
+            shape = None
+        embeddings = tf_slim.model_variable(
+            "embeddings", shape=shape, initializer=initializer, regularizer=regularizer,
+            trainable=trainable,
+        )  # fmt: skip
+        if unique:
+            return embedding_lookup_unique(embeddings, ids)
+        return tf.compat.v1.nn.embedding_lookup(embeddings, ids)
+
+
+def _served_module(full: str, submodule: str) -> types.ModuleType:
+    """``tensorflow.contrib.layers`` / ``.framework``: tf-slim's objects under
+    TF 1.15's names, every other name one AttributeError."""
+    import tf_slim
+
+    source = sys.modules["tf_slim.layers"] if submodule == "layers" else tf_slim
+    names = LAYERS_FROM_SLIM if submodule == "layers" else FRAMEWORK_FROM_SLIM
+    module = types.ModuleType(full, f"TF 1.15's {full}, served by tf-slim (tf1_train.compat)")
+    for name in names:
+        setattr(module, name, getattr(source, name))
+    if submodule == "layers":
+        module.embed_sequence = embed_sequence
+        module.embedding_lookup_unique = embedding_lookup_unique
+
+    def __getattr__(name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(
+            f"{full}.{name} is not in tf-slim, which serves {full} after tf1_train.compat."
+            f"install(); it went with tf.contrib in TensorFlow 2.0 ({GONE[submodule]})"
+        )
+
+    module.__getattr__ = __getattr__
+    return module
+
+
+class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports ``tensorflow.contrib.slim[.X]``, ``.layers`` and ``.framework``
+    (and their ``tensorflow.compat.v1.contrib`` spellings) lazily: tf-slim's
+    modules themselves for ``slim``, one module each for the other two.
+    ``loaded`` lists what it put in sys.modules, for uninstall()."""
+
+    def __init__(self, prefixes):
+        self.prefixes = tuple(prefixes)  # "tensorflow.contrib.", "tensorflow.compat.v1.contrib."
+        self.loaded = []
+        self._made = {}
+
+    def _target(self, name: str):
+        for prefix in self.prefixes:
+            if name.startswith(prefix):
+                parts = name[len(prefix) :].split(".")
+                if parts[0] in SERVED and (parts[0] == "slim" or len(parts) == 1):
+                    return parts
+        return None
+
+    def find_spec(self, name, path=None, target=None):
+        if self._target(name) is None or not available():
+            return None
+        return importlib.util.spec_from_loader(name, self)
+
+    def create_module(self, spec):
+        parts = self._target(spec.name)
+        if parts[0] == "slim":
+            module = importlib.import_module(".".join([SLIM, *parts[1:]]))
+        else:
+            if parts[0] not in self._made:
+                self._made[parts[0]] = _served_module("tensorflow.contrib." + parts[0], parts[0])
+            module = self._made[parts[0]]
+        self.loaded.append(spec.name)
+        return module
+
+    def exec_module(self, module):
+        pass  # already imported (tf-slim's) or built (create_module)
