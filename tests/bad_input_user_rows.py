@@ -136,6 +136,10 @@ USER_CODE = [
     Bad("model with tf.nn.rnn_cell, no compat", [f"--model={_UM}.bad:legacy_rnn_cell"],
         f"--model={_UM}.bad:legacy_rnn_cell: raised AttributeError: `LSTMCell` is not available",
         _INSTALL),
+    Bad("contrib.layers name tf-slim lacks", [f"--model={_UM}.contrib_layers:feature_columns"],
+        f"--model={_UM}.contrib_layers:feature_columns: raised AttributeError: "
+        "tensorflow.contrib.layers.real_valued_column is not in tf-slim",
+        "tf.feature_column"),
     Bad("fused contrib LSTM in bf16", [f"--model={_UM}.fused_rnn:build", "--precision=bf16"],
         f"--model={_UM}.fused_rnn:build: raised TypeError: tf.contrib.rnn.LSTMBlockFusedCell",
         "float32 and float16 kernels only, not bfloat16"),
