@@ -194,8 +194,16 @@ def main(side: str, models: str, precision: str, out: str) -> None:
             json.dump(losses, f)
 
 
-if __name__ == "__main__":
-    main(*sys.argv[1:])
+def cli(argv) -> None:
+    """``python tests/precision_worker.py ARGS``, or a child forked from the
+    tests' warm server (tests/warm_cli.py: ``run_cli(ARGS,
+    module="tests.precision_worker")``): it has imported TensorFlow, and no
+    session, eager context or device list exists before this runs."""
+    main(*argv)
     from tf1_train import env
 
     env.freeze_imports()  # as the entry points: the exit's collections skip it all
+
+
+if __name__ == "__main__":
+    cli(sys.argv[1:])

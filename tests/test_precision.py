@@ -3,13 +3,13 @@ variables, towers in bfloat16 or float16, fp16's dynamic loss scale.
 
 Graph tests build their own tf.Graph; the runs use train.run in process,
 except the saved-loss-scale ones: op determinism and the TF2 path's devices
-need a fresh process (tests/precision_worker.py resume, once per path).
+need a process of their own, in which TensorFlow has not initialised
+(tests/precision_worker.py resume, once per path, forked from the tests'
+warm server).
 """
 
 import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -17,7 +17,7 @@ import tensorflow as tf
 from tensorboard.backend.event_processing import event_accumulator as ea
 
 from tests import precision_worker as worker
-from tests.conftest import ROOT, small_config
+from tests.conftest import run_cli, small_config
 from tf1_train import config as cfglib
 from tf1_train import data, devices, graph, precision, train
 from tf1_train.errors import TrainingDiverged, UserError
@@ -306,16 +306,14 @@ def _saved(prefix):
 @pytest.fixture(scope="module")
 def fp16_runs(tmp_path_factory):
     """path -> (its directory, its cases.json) from tests/precision_worker.py
-    resume: each path in a fresh process with op determinism (TF2 also
+    resume: each path in a process of its own with op determinism (TF2 also
     continues TF1's run)."""
     out = {}
     for path in ("tf1", "tf2"):
         where = tmp_path_factory.mktemp(path)
         arg = f"{where},{out['tf1'][0]}" if path == "tf2" else str(where)
-        subprocess.run(
-            [sys.executable, "tests/precision_worker.py", "resume", path, "fp16", arg],
-            cwd=ROOT, check=True, timeout=180, capture_output=True,
-        )  # fmt: skip
+        done = run_cli(["resume", path, "fp16", arg], 180, module="tests.precision_worker")
+        assert done.returncode == 0, done.stderr[-3000:]
         out[path] = (where, json.loads((where / "cases.json").read_text()))
     return out
 

@@ -1,6 +1,7 @@
 """TF1 towers against the TF2 custom loop in bfloat16, per step.
 
-Each side runs in its own process (tests/precision_worker.py), from the same
+Each side runs in its own process (tests/precision_worker.py, forked from the
+tests' warm server), from the same
 initial weights and batches. Measured on this machine (AMD Zen 5 with
 AVX512-BF16, oneDNN kernels, 20 steps, 2 replicas, momentum): the two bf16
 sides gave bit-identical losses for mlp and lenet5 (the same casts in the
@@ -10,13 +11,11 @@ at that scale, far above the rtol 1e-5 asserted here.
 """
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import run_cli
 
 RTOL = 1e-5  # the equivalence tests' first-steps tolerance
 
@@ -29,10 +28,10 @@ def losses(tmp_path_factory):
     """Both sides, each one process for every model: {model: (tf1, tf2)}."""
     out = tmp_path_factory.mktemp("bf16")
     for side in ("tf1", "tf2"):
-        subprocess.run(
-            [sys.executable, "tests/precision_worker.py", side, ",".join(MODELS), "bf16", str(out)],
-            cwd=ROOT, check=True, timeout=240, capture_output=True,
-        )  # fmt: skip
+        done = run_cli(
+            [side, ",".join(MODELS), "bf16", str(out)], 240, module="tests.precision_worker"
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
 
     def read(model, side):
         with open(out / model / f"{side}.json") as f:

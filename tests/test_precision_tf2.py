@@ -2,25 +2,25 @@
 Keras route (mixed policy, LossScaleOptimizer). Eager, in process."""
 
 import json
-import subprocess
-import sys
 
 import keras
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import run_cli
 from tf1_train import config as cfglib
 from tf1_train.errors import UserError
 from tf1_train.tf2 import keras_fit
 
+WORKER = "tests.precision_worker"  # forked from the warm server (tests/warm_cli.py)
+
 
 def test_an_overflow_skips_the_update_on_every_replica_and_halves_the_scale(tmp_path):
-    """In a fresh process: two replicas need virtual CPU devices set up before
-    TensorFlow initialises (tests/precision_worker.py overflow)."""
-    subprocess.run(
-        [sys.executable, "tests/precision_worker.py", "overflow", "lenet5", "fp16", str(tmp_path)],
-        cwd=ROOT, check=True, timeout=180, capture_output=True,
-    )  # fmt: skip
+    """In a process of its own (forked from the warm server, which imported
+    TensorFlow but initialised nothing): two replicas need virtual CPU
+    devices set up before TensorFlow initialises (tests/precision_worker.py
+    overflow)."""
+    out = run_cli(["overflow", "lenet5", "fp16", str(tmp_path)], 180, module=WORKER)
+    assert out.returncode == 0, out.stderr[-3000:]
     with open(tmp_path / "overflow.json") as f:
         got = json.load(f)
     assert got["copies"] == 2  # one per replica

@@ -33,7 +33,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tests import fork_server  # noqa: E402
 
-ENTRY_POINTS = ("tf1_train.main", "tf1_train.tf2.main", "tf1_train.port.sides")
+ENTRY_POINTS = ("tf1_train.main", "tf1_train.tf2.main", "tf1_train.port.sides",
+                "tests.precision_worker")  # fmt: skip
 
 
 def _entry_points():
@@ -42,6 +43,7 @@ def _entry_points():
     import tensorflow  # noqa: F401  (the entry points import it after reading their flags)
     from absl import app
 
+    from tests import precision_worker
     from tf1_train import loop, main, train  # noqa: F401
     from tf1_train.port import sides
     from tf1_train.tf2 import keras_fit  # noqa: F401
@@ -53,6 +55,8 @@ def _entry_points():
         "tf1_train.tf2.main": lambda: app.run(tf2_main.main, flags_parser=main.parse_flags),
         # the port check's sides (tests/conftest.py warm_side)
         "tf1_train.port.sides": lambda: sys.exit(sides.main(sys.argv[1:])),
+        # the precision tests' sides (tests/precision_worker.py)
+        "tests.precision_worker": lambda: precision_worker.cli(sys.argv[1:]),
     }
 
 
