@@ -19,6 +19,14 @@ only in a child that asked for it. Kill points:
   delete_data  an old checkpoint's .index deleted, its data file not yet
   summary      run_summary.json's temporary file written, not yet renamed
 
+One more kind kills another process, the parameter server of a ps/worker
+job (its pid given), at a moment of the chief's end that no timer hits:
+
+  kill_ps      {"pid": p, "at": a, "count": n}: SIGKILL the ps just before
+               (a = "before_save") or just after ("after_save") the n-th
+               Saver.save, or just before the n-th Session.close
+               ("before_close")
+
 Two more faults, for the tests of what the user is told:
 
   oom_at_step  the n-th training step raises the ResourceExhaustedError of a
@@ -29,7 +37,7 @@ Two more faults, for the tests of what the user is told:
 Protocol, one JSON object per line on stdin, one reply per line on stdout:
 
   {"argv": [...], "log": path, "kill_at": null or {"point": p, "count": n},
-   "oom_at_step": null or n, "fsize_limit": null or bytes}
+   "kill_ps": null or {...}, "oom_at_step": null or n, "fsize_limit": null or bytes}
       -> {"pid": pid}
   {"wait": pid} -> {"status": s}  (s < 0: ended by signal -s)
 """
@@ -51,6 +59,7 @@ from tests import fork_server  # noqa: E402
 from tf1_train import loop, main, train  # noqa: E402,F401  (imported once, before forking)
 
 _KILL = {"point": None, "count": 0}
+_KILL_PS = {"pid": None, "at": None, "count": 0}
 _OOM = {"steps_left": None}
 OOM_MESSAGE = (
     "OOM when allocating tensor with shape[8,256] and type float on "
@@ -85,6 +94,36 @@ def _install_kill_points() -> None:
     os.replace = _kill_point(
         "summary", os.replace, lambda src, dst: str(dst).endswith("run_summary.json")
     )
+
+
+def _ps_kill_point(at: str, original, after: bool = False):
+    """Wraps ``original``: SIGKILLs the ps before (or after) its n-th call."""
+
+    def wrapper(*args, **kwargs):
+        due = _KILL_PS["at"] == at and _KILL_PS["count"] == 1
+        if _KILL_PS["at"] == at:
+            _KILL_PS["count"] -= 1
+        if due and not after:
+            _kill_ps()
+        result = original(*args, **kwargs)
+        if due and after:
+            _kill_ps()
+        return result
+
+    return wrapper
+
+
+def _kill_ps() -> None:
+    os.kill(_KILL_PS["pid"], signal.SIGKILL)
+    print(f"fault_worker: killed the parameter server at {_KILL_PS['at']}", flush=True)
+
+
+def _install_ps_kills() -> None:
+    save = saver_lib.Saver.save
+    saver_lib.Saver.save = _ps_kill_point("before_save", save)
+    saver_lib.Saver.save = _ps_kill_point("after_save", saver_lib.Saver.save, after=True)
+    session = tf.compat.v1.Session
+    session.close = _ps_kill_point("before_close", session.close)
 
 
 def _install_oom() -> None:
@@ -132,6 +171,7 @@ def _child(request) -> None:
         fork_server.redirect(request["log"], request["log"])
         kill_at = request.get("kill_at") or {}
         _KILL.update(point=kill_at.get("point"), count=kill_at.get("count", 0))
+        _KILL_PS.update(request.get("kill_ps") or {})
         _OOM["steps_left"] = request.get("oom_at_step")
         if request.get("fsize_limit"):
             _limit_file_size(request["fsize_limit"])
@@ -143,6 +183,7 @@ def _child(request) -> None:
 
 def serve() -> None:
     _install_kill_points()
+    _install_ps_kills()
     _install_oom()
     tf.get_logger().setLevel("ERROR")
     fork_server.serve(_child)

@@ -147,15 +147,39 @@ def test_a_worker_closes_its_session_before_its_token_lets_the_ps_go(monkeypatch
     monkeypatch.setattr(server, "notify_parameter_servers", notify)
     monkeypatch.setattr(worker.v1, "Session", Session)
     monkeypatch.setattr(worker, "_ABANDONED", [])
-    cluster = ClusterConfig(ps_hosts=("127.0.0.1:1",), worker_hosts=("127.0.0.1:2",))
-    task = worker.Task(
+    with socket.create_server(("127.0.0.1", 0)) as ps:  # a ps that accepts connections
+        task = _task(f"127.0.0.1:{ps.getsockname()[1]}")
+        worker._shutdown(task, Session(), None, notify=True)
+        assert events == [("close", "main"), ("token", "tokens")]
+        assert [s.name for s in worker._ABANDONED] == ["tokens"]  # never closed
+        events.clear()
+        worker._shutdown(task, Session(), None, notify=False)  # stopped by a signal: no token
+        assert events == [("close", "main")]
+
+
+def _task(ps_host: str):
+    from tf1_train.cluster import worker
+
+    cluster = ClusterConfig(ps_hosts=(ps_host,), worker_hosts=("127.0.0.1:2",))
+    return worker.Task(
         cfg=types.SimpleNamespace(cluster=cluster), plan=None, g=types.SimpleNamespace(graph=None),
         server=types.SimpleNamespace(target="grpc://127.0.0.1:2"), config=None, name="worker0",
         ready=None, shutdown=["token_op"],
     )  # fmt: skip
-    worker._shutdown(task, Session(), None, notify=True)
-    assert events == [("close", "main"), ("token", "tokens")]
-    assert [s.name for s in worker._ABANDONED] == ["tokens"]  # never closed
-    events.clear()
-    worker._shutdown(task, Session(), None, notify=False)  # stopped by a signal: no token
-    assert events == [("close", "main")]
+
+
+def test_a_ps_already_gone_gets_no_token_and_one_warning(monkeypatch, capsys):
+    # A dead ps needs no token, and a new session would wait for it: the
+    # finished worker says so and returns (tests/test_faults.py kills a real
+    # one at that moment).
+    from tf1_train.cluster import worker
+
+    closed = []
+    monkeypatch.setattr(server, "notify_parameter_servers", lambda *a: closed.append("token"))
+    monkeypatch.setattr(worker.v1, "Session", lambda *a, **k: closed.append("tokens session"))
+    dead = f"127.0.0.1:{spec.free_ports(1)[0]}"  # nothing listens there
+    main = types.SimpleNamespace(close=lambda: closed.append("close"))
+    worker._shutdown(_task(dead), main, None, notify=True)
+    assert closed == ["close"]
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"warning: worker0: ps0 at {dead} gone after the last step")

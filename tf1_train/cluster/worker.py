@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import array
 import re
+import sys
 import time
 from typing import List, NamedTuple, Optional
 
@@ -148,11 +149,25 @@ def _train(task: Task, stop: signals.StopRequest):
                 sync, lambda: _probe_session(task)
             ):
                 raise _lost(task, e) from None
-            recover.after(e, len(ran), stop.signal_name)
+            try:
+                recover.after(e, len(ran), stop.signal_name)
+            except ClusterError as gone:
+                raise ClusterError(f"{gone}{_kept(task)}") from None
             continue
         outcome = outcome._replace(losses=losses + outcome.losses)
         # Sync updates: those of the last session (a recovery rewinds the step).
         return outcome, first or restored, updater.updates if updater else None
+
+
+def _kept(task: Task) -> str:
+    """What a chief that gives up leaves behind: the checkpoint a rerun
+    resumes from (the steps after it were on the lost ps)."""
+    if not task.cfg.cluster.is_chief:
+        return ""
+    found = checkpoints.find(task.cfg.run.train_dir)
+    if not found:
+        return "; no checkpoint was saved"
+    return f"; the newest checkpoint {found[0]} is intact: a rerun resumes from it"
 
 
 class _Seen:
@@ -222,12 +237,34 @@ def _shutdown(task: Task, sess: v1.Session, updater, notify: bool) -> None:
         sess.close()
     if updater:
         updater.join(timeout=10)
-    if notify:
+    if notify and not _parameter_servers_gone(task):
         secs = len(task.shutdown) * server.NOTIFY_TIMEOUT_MS / 1000 + 10
         with watchdog.guard(task.name, "telling the parameter servers it is done", secs):
             tokens = v1.Session(task.server.target, graph=task.g.graph, config=task.config)
             _ABANDONED.append(tokens)  # closing it would wait for a ps that has exited
             server.notify_parameter_servers(tokens, task.shutdown)
+
+
+def _parameter_servers_gone(task: Task) -> bool:
+    """True, with one warning line, if a ps refuses connections after this
+    worker's last step (it died; a frozen one still accepts): none can be
+    told this worker is done, for a new session waits for every ps, and
+    the tokens only let a ps exit, which a dead one has done. The steps,
+    the chief's final save and its evaluation are behind: not an error."""
+    cl = task.cfg.cluster
+    gone = [i for i, address in enumerate(cl.ps_hosts) if spec.refused(address)]
+    if not gone:
+        return False
+    names = ", ".join(f"{spec.task_name('ps', i)} at {cl.ps_hosts[i]}" for i in gone)
+    print(
+        f"warning: {task.name}: {names} gone after the last step (its port refuses "
+        "connections); no parameter server is told this worker is done: one still "
+        f"running gives up on the chief {cl.startup_timeout_secs} s after it exits "
+        "(--startup_timeout_secs)",
+        file=sys.stderr,
+        flush=True,
+    )
+    return True
 
 
 def _loop(task: Task, sess: v1.Session, stop, restored, seen: _Seen) -> loop.Outcome:
