@@ -87,7 +87,8 @@ def test_each_tf_1_15_name_is_tf_slims_object_or_one_line(installed, name, tf115
             with pytest.raises(AttributeError, match=f"{attribute} is not in tf-slim.*went"):
                 getattr(module, attribute)
             refused.append(attribute)
-    public = sorted(n for n in vars(module) if not n.startswith("_"))
+    # `python`: the package level of contrib's layout, once imported (Finder)
+    public = sorted(n for n in vars(module) if not n.startswith("_") and n != "python")
     assert public == sorted(served)  # and nothing TF 1.15 did not have
     assert len(served) == {"layers": 69, "framework": 30}[name], (len(served), len(refused))
 
@@ -100,6 +101,31 @@ def test_slim_is_tf_slim_and_its_nets_import_once(installed):
     vgg = importlib.import_module("tensorflow.contrib.slim.nets.vgg")
     assert vgg is importlib.import_module("tf_slim.nets.vgg")  # not a second copy
     assert sys.modules["tensorflow.contrib.slim.nets"] is importlib.import_module("tf_slim.nets")
+
+
+def test_contribs_implementation_modules_are_tf_slims(installed):
+    # tf-faster-rcnn and its forks: the modules under contrib's python/ levels
+    names = {}
+    exec(
+        "from tensorflow.contrib.slim.python.slim.nets import resnet_utils, resnet_v1\n"
+        "from tensorflow.contrib.layers.python.layers import layers as layers_lib, utils\n"
+        "from tensorflow.contrib.framework.python.ops import arg_scope, add_arg_scope\n"
+        "import tensorflow.compat.v1.contrib.slim.python.slim.nets.vgg as vgg\n",
+        names,
+    )
+    for name, module in [
+        ("resnet_v1", "tf_slim.nets.resnet_v1"),
+        ("vgg", "tf_slim.nets.vgg"),
+        ("resnet_utils", "tf_slim.nets.resnet_utils"),
+        ("layers_lib", "tf_slim.layers.layers"),
+        ("utils", "tf_slim.layers.utils"),
+    ]:
+        assert names[name] is importlib.import_module(module), name  # fmt: skip
+    assert (
+        names["arg_scope"] is tf_slim.arg_scope and names["add_arg_scope"] is tf_slim.add_arg_scope
+    )
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("tensorflow.contrib.layers.python.nothing")
 
 
 IDS = np.array([[1, 2, 1, 4], [0, 4, 4, 4]], np.int32)

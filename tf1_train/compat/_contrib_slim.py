@@ -82,6 +82,8 @@ def kept(submodule: str, name: str) -> bool:
         return False
     if submodule == "slim":
         return True  # tf-slim's own module: whatever it has
+    if name == "python":  # contrib's implementation modules (INTERNAL)
+        return True
     if submodule == "layers":
         return name in LAYERS_FROM_SLIM or name in LAYERS_OWN
     return submodule == "framework" and name in FRAMEWORK_FROM_SLIM
@@ -155,14 +157,28 @@ def _served_module(full: str, submodule: str) -> types.ModuleType:
         )
 
     module.__getattr__ = __getattr__
+    module.__path__ = []  # its `python.layers` / `python.ops` levels (Finder)
     return module
+
+
+# TF 1.x code also imported contrib's implementation modules, which tf-slim
+# keeps under other names (tf-faster-rcnn: `from tensorflow.contrib.slim.python.
+# slim.nets import resnet_v1`, `from tensorflow.contrib.layers.python.layers
+# import utils`, `from tensorflow.contrib.framework.python.ops import arg_scope`).
+INTERNAL = {
+    ("slim", "python", "slim"): SLIM,
+    ("layers", "python", "layers"): "tf_slim.layers",
+    ("framework", "python", "ops"): "tf_slim.ops",
+}
 
 
 class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Imports ``tensorflow.contrib.slim[.X]``, ``.layers`` and ``.framework``
     (and their ``tensorflow.compat.v1.contrib`` spellings) lazily: tf-slim's
-    modules themselves for ``slim``, one module each for the other two.
-    ``loaded`` lists what it put in sys.modules, for uninstall()."""
+    modules themselves for ``slim`` and the INTERNAL paths, one module each
+    for ``layers`` and ``framework``, an empty package for a path's
+    ``python`` level. ``loaded`` lists what it put in sys.modules, for
+    uninstall()."""
 
     def __init__(self, prefixes):
         self.prefixes = tuple(prefixes)  # "tensorflow.contrib.", "tensorflow.compat.v1.contrib."
@@ -170,12 +186,24 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self._made = {}
 
     def _target(self, name: str):
-        for prefix in self.prefixes:
-            if name.startswith(prefix):
-                parts = name[len(prefix) :].split(".")
-                if parts[0] in SERVED and (parts[0] == "slim" or len(parts) == 1):
-                    return parts
-        return None
+        """What ``name`` is: ("tf-slim", its module's name), ("served", the
+        submodule), ("package", name) or None."""
+        parts = next((name[len(p) :].split(".") for p in self.prefixes if name.startswith(p)), None)
+        if not parts or parts[0] not in SERVED:
+            return None
+        if len(parts) == 1:
+            return ("served", parts[0]) if parts[0] != "slim" else ("tf-slim", SLIM)
+        for internal, module in INTERNAL.items():
+            if tuple(parts[:3]) != internal:
+                continue
+            if internal[0] == "framework" and len(parts) == 3:
+                # TF 1.15's python/ops/__init__ star-imported its modules: the
+                # names of contrib.framework (`arg_scope` the function)
+                return "served", "framework"
+            return "tf-slim", ".".join([module, *parts[3:]])
+        if parts[1:] == ["python"]:
+            return "package", name
+        return ("tf-slim", ".".join([SLIM, *parts[1:]])) if parts[0] == "slim" else None
 
     def find_spec(self, name, path=None, target=None):
         if self._target(name) is None or not available():
@@ -183,13 +211,16 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return importlib.util.spec_from_loader(name, self)
 
     def create_module(self, spec):
-        parts = self._target(spec.name)
-        if parts[0] == "slim":
-            module = importlib.import_module(".".join([SLIM, *parts[1:]]))
+        kind, what = self._target(spec.name)
+        if kind == "tf-slim":
+            module = importlib.import_module(what)
+        elif kind == "package":
+            module = types.ModuleType(what, "a package level of contrib's layout")
+            module.__path__ = []
         else:
-            if parts[0] not in self._made:
-                self._made[parts[0]] = _served_module("tensorflow.contrib." + parts[0], parts[0])
-            module = self._made[parts[0]]
+            if what not in self._made:
+                self._made[what] = _served_module("tensorflow.contrib." + what, what)
+            module = self._made[what]
         self.loaded.append(spec.name)
         return module
 
