@@ -210,13 +210,11 @@ class Program(NamedTuple):
     compat_installed: bool = False  # calls tf1_train.compat.install()
 
 
-# What tf1_train.compat.install() makes work: the legacy layers and RNN cells,
-# tf.contrib's legacy_seq2seq and crf, tf-slim's batch_norm and moved names, np.int.
+# What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's
+# batch_norm and moved names, np.int (tf.contrib's paths: scan._kept, by what it serves).
 INSTALL_FIXES = (
     "layers",
     "rnn-cell",
-    "legacy-seq2seq",
-    "contrib-crf",
     "layers-batch-norm",
     "python-layers-batch-norm",
     "slim-batch-norm",

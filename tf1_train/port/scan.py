@@ -148,10 +148,10 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
         for key, fills in _import_findings(path, program):
             if key.startswith(IMPORT_RULES):
                 fills = {**fills, "guarded": "1"} if id(node) in guarded else fills
-                raw.append((node, key, f"import {path}", _kept(key, path, fills, program)))
+                raw.append((node, key, f"import {path}", _kept(path, fills, program)))
     for node, path, text in parsed.uses:
         for key, fills in _path_findings(path, program, id(node) in calls):
-            fills = _kept(key, path, fills, program)
+            fills = _kept(path, fills, program)
             shown = text if text.split(".", 1)[1:] == path.split(".", 1)[1:] else f"{text} = {path}"
             raw.append((node, key, shown, fills))
     raw.extend(checks.call_findings(parsed.tree, parsed.aliases.resolve, program))
@@ -170,12 +170,11 @@ def _import_findings(path: str, program: checks.Program):
     return found
 
 
-def _kept(key: str, path: str, fills: Dict[str, str], program: checks.Program):
+def _kept(path: str, fills: Dict[str, str], program: checks.Program):
     """The fill-ins of a finding on a tf.contrib path once the program runs
     after install(): marked as working exactly when the module install()
     serves has that name (`crf = tf.contrib.crf`, `tf.contrib.layers.conv2d`
     with tf-slim installed), as breaking otherwise, whatever the rule."""
-    del key
     if not program.compat_installed or not path.startswith(PACKAGE + "."):
         return fills
     if _placeholder(path):
@@ -184,9 +183,9 @@ def _kept(key: str, path: str, fills: Dict[str, str], program: checks.Program):
 
 
 def _placeholder(path: str) -> bool:
-    """An import that works after tf1_train.compat.install(): a placeholder
-    module itself, or a core name tf.contrib.rnn re-exported (``from module
-    import name`` of any other name raises ImportError)."""
+    """A tf.contrib path that works after tf1_train.compat.install(): a
+    submodule it makes importable, or a name that submodule keeps (any
+    other name raises AttributeError, ``from module import name`` ImportError)."""
     if not path.startswith(PACKAGE + "."):
         return False
     submodule, *rest = path[len(PACKAGE) + 1 :].split(".")
