@@ -7,7 +7,7 @@ a virtual environment of its own, outside the repository:
 
     python3 -m venv /work/oracle-venv
     /work/oracle-venv/bin/pip install tensorflow==2.21.0 tf_keras==2.21.0
-    /work/oracle-venv/bin/python scripts/make_layer_goldens.py
+    /work/oracle-venv/bin/python scripts/make_layer_goldens.py [MODEL ...]
 
 It builds every model in tests/compat_layer_models.py with the real
 tf.compat.v1.layers, and every model in tests/compat_rnn_models.py with the
@@ -16,7 +16,8 @@ tests/goldens/compat_rnn/: goldens.json (names, shapes, dtypes, collections,
 versions) and one <model>.npz each (weights, outputs, gradients,
 regularization terms, variables after one run of UPDATE_OPS), plus Saver
 checkpoints of two models each. A model the real layers cannot run on this
-machine is recorded with its error instead.
+machine is recorded with its error instead. Given model names, it remakes
+only those and keeps the other goldens as they were.
 """
 
 import json
@@ -33,7 +34,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # (models module, goldens directory, models also saved as Saver checkpoints)
 SETS = (
-    ("compat_layer_models", "compat_layers", ("convnet_train", "reuse_twice")),
+    ("compat_layer_models", "compat_layers", ("convnet_train", "reuse_twice", "batchnorm_renorm")),
     ("compat_rnn_models", "compat_rnn", ("stacked", "ptb_unrolled")),
 )
 
@@ -58,6 +59,7 @@ def main() -> int:
     warnings.filterwarnings("ignore", category=UserWarning)  # "tf.layers is deprecated"
     legacy = {"compat_layers": tf.compat.v1.layers, "compat_rnn": tf.compat.v1.nn.rnn_cell}
     versions = {"tensorflow": tf.__version__, "tf_keras": tf_keras.__version__}
+    only = set(sys.argv[1:])  # model names: remake only those
     for module_name, directory, checkpoints in SETS:
         models = __import__(module_name)
         out = ROOT / "tests" / "goldens" / directory
@@ -68,7 +70,11 @@ def main() -> int:
             "checkpoints": list(checkpoints),
             "models": {},
         }
-        for name in models.MODELS:
+        chosen = [name for name in models.MODELS if not only or name in only]
+        if only and (out / "goldens.json").exists():  # the others' goldens stay as made
+            kept = json.loads((out / "goldens.json").read_text())["models"]
+            report["models"] = {k: v for k, v in kept.items() if k in models.MODELS}
+        for name in chosen:
             save_to = str(out / f"{name}.ckpt") if name in checkpoints else None
             try:
                 meta, arrays = harness.measure(
@@ -81,6 +87,7 @@ def main() -> int:
             report["models"][name] = meta
             np.savez_compressed(out / f"{name}.npz", **arrays)
             print(f"{directory}/{name}: {len(meta['variables'])} variables, {len(arrays)} arrays")
+        report["models"] = dict(sorted(report["models"].items()))
         (out / "goldens.json").write_text(json.dumps(report, indent=1, sort_keys=True) + "\n")
     return 0
 

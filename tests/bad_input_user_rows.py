@@ -140,6 +140,9 @@ USER_CODE = [
         f"--model={_UM}.contrib_layers:feature_columns: raised AttributeError: "
         "tensorflow.contrib.layers.real_valued_column is not in tf-slim",
         "tf.feature_column"),
+    Bad("renorm_clipping key", [f"--model={_UM}.bad:renorm_clipping_typo"],
+        f"--model={_UM}.bad:renorm_clipping_typo: raised ValueError: renorm_clipping "
+        "{{'r_max': 3.0}} contains keys not in", "['rmax', 'rmin', 'dmax']"),
     Bad("fused contrib LSTM in bf16", [f"--model={_UM}.fused_rnn:build", "--precision=bf16"],
         f"--model={_UM}.fused_rnn:build: raised TypeError: tf.contrib.rnn.LSTMBlockFusedCell",
         "float32 and float16 kernels only, not bfloat16"),

@@ -88,6 +88,50 @@ def batchnorm_5d(tf, L):
     return {"a": a, "b": b, "c": c}, {x: data}, [x]
 
 
+def batchnorm_renorm(tf, L):
+    x, data = _input(tf, [6, 4, 4, 3], seed=10)
+    flat, fdata = _input(tf, [8, 5], seed=11)
+    clipping = {"rmax": 1.5, "rmin": 0.7, "dmax": 0.3}
+    a = L.batch_normalization(x, training=True, renorm=True)  # fused=None: unfused
+    b = L.batch_normalization(
+        x, axis=1, training=True, renorm=True, renorm_momentum=0.9, momentum=0.8,
+        renorm_clipping=clipping, fused=True,
+    )  # fmt: skip
+    c = L.batch_normalization(flat, training=True, renorm=True, scale=False,
+                              renorm_clipping={"rmax": 2.0}, epsilon=0.01)  # fmt: skip
+    d = L.batch_normalization(flat, renorm=True, center=False, name="renorm_infer")
+    return {"a": a, "b": b, "c": c, "d": d}, {x: data, flat: fdata}, [x, flat]
+
+
+def batchnorm_renorm_switch(tf, L):
+    x, data = _input(tf, [6, 4, 4, 3], seed=12)
+    training = tf.compat.v1.placeholder(tf.bool, [], name="is_training")
+    clipping = {"rmax": 1.2, "rmin": 0.8, "dmax": 0.1}
+    a = L.batch_normalization(x, training=training, renorm=True, renorm_clipping=clipping)
+    return {"a": a}, {x: data, training: True}, [x]
+
+
+def _adjustment(tf):
+    def adjust(shape):
+        channel = tf.cast(tf.range(shape[-1]), tf.float32)
+        return 0.9 + 0.1 * channel, -0.05 * channel
+
+    return adjust
+
+
+def batchnorm_ghost(tf, L):
+    x, data = _input(tf, [8, 3, 3, 4], seed=13)
+    flat, fdata = _input(tf, [6, 5], seed=14)
+    a = L.batch_normalization(x, training=True, virtual_batch_size=2)
+    b = L.batch_normalization(flat, training=True, virtual_batch_size=3, renorm=True)
+    c = L.batch_normalization(x, axis=1, training=True, virtual_batch_size=4, fused=False)
+    d = L.batch_normalization(x, virtual_batch_size=2, name="ghost_infer")
+    e = L.batch_normalization(x, training=True, adjustment=_adjustment(tf), name="adjusted")
+    f = L.batch_normalization(flat, training=True, renorm=True, adjustment=_adjustment(tf))
+    fetches = {"a": a, "b": b, "c": c, "d": d, "e": e, "f": f}
+    return fetches, {x: data, flat: fdata}, [x, flat]
+
+
 def dropout_training(tf, L):
     tf.compat.v1.set_random_seed(1234)
     x, data = _input(tf, [8, 10], seed=4)
@@ -176,6 +220,9 @@ MODELS = {
         convnet_bool_tensor,
         batchnorm_variants,
         batchnorm_5d,
+        batchnorm_renorm,
+        batchnorm_renorm_switch,
+        batchnorm_ghost,
         dropout_training,
         reuse_twice,
         unnamed_in_scope,
@@ -188,7 +235,7 @@ MODELS = {
 def fixed_value(name, shape):
     """Weights from the variable's name, so both sides get the same numbers."""
     rng = np.random.RandomState(zlib.crc32(name.encode()))
-    if "moving_variance" in name:
+    if "moving_variance" in name or "stddev" in name:
         return rng.uniform(0.5, 1.5, shape).astype(np.float32)
     return rng.uniform(-0.5, 0.5, shape).astype(np.float32)
 

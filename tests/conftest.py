@@ -236,3 +236,18 @@ def load_random_weights(sess, seed: int) -> dict:
             values[var.op.name] = rng.randn(*var.shape.as_list()).astype(np.float32)
             var.load(values[var.op.name], sess)
     return values
+
+
+def one_training_step(g, watched: dict, fetched) -> tuple:
+    """Runs one step of ``graph.build``'s handle ``g`` on 2 CPU devices:
+    (``watched`` before, ``fetched`` during, ``watched`` after)."""
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    with v1.Session(graph=g.graph, config=v1.ConfigProto(device_count={"CPU": 2})) as sess:
+        sess.run([g.init_op])
+        sess.run(g.post_init_ops)
+        sess.run(g.input_init)
+        before = sess.run(watched)
+        during, _ = sess.run([fetched, g.train_op])
+        return before, during, sess.run(watched)

@@ -80,7 +80,15 @@ def test_legacy_checkpoint_restores_into_our_graph(name):
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda x: layers.batch_normalization(x, renorm=True), "does not implement renorm"),
+        (
+            lambda x: layers.batch_normalization(x, renorm=True, renorm_clipping={"r_max": 3}),
+            "contains keys not in",
+        ),
+        (lambda x: layers.batch_normalization(x, virtual_batch_size=0), "positive integer"),
+        (
+            lambda x: layers.batch_normalization(x, virtual_batch_size=2, adjustment=abs),
+            "adjustment cannot",
+        ),
         (lambda x: layers.dense(x, 2, activation="gelu_nope"), "unknown activation"),
         (lambda x: layers.conv2d(x, 2, 3, padding="full"), "padding must be"),
         (lambda x: layers.conv2d(x, 2, 3, kernel_initializer="orthogonal"), "unknown initializer"),

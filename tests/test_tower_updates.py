@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.conftest import small_config
+from tests.conftest import one_training_step, small_config
 from tests.user_models import hand_batch_norm
 from tf1_train import data, devices, graph, naming, tower_updates
 
@@ -48,13 +48,7 @@ def _one_step(model, mode):
     ]
     with g.graph.as_default():
         stats = {v.op.name: v for v in v1.global_variables() if "/moving_" in v.op.name}
-    with v1.Session(graph=g.graph, config=v1.ConfigProto(device_count={"CPU": 2})) as sess:
-        sess.run([g.init_op])
-        sess.run(g.post_init_ops)
-        sess.run(g.input_init)
-        before = sess.run(stats)
-        inputs, _ = sess.run([[x.inputs[0] for x in xs], g.train_op])
-        after = sess.run(stats)
+    before, inputs, after = one_training_step(g, stats, [x.inputs[0] for x in xs])
     return inputs, before, after
 
 

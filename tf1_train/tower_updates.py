@@ -21,6 +21,10 @@ from typing import FrozenSet, List, Sequence
 
 import tensorflow as tf
 
+# Updates a layer of ours puts in UPDATE_OPS because they are not moving
+# averages (batch renormalization's moving variance follows its moving
+# stddev): the line about them names that, not a rewrite the user could make.
+NOT_AVERAGES = "tf1_train_not_moving_averages"
 WRITES = ("Assign", "ResourceApply", "Apply", "ResourceScatter", "Scatter")
 VARIABLE_OPS = ("VarHandleOp", "VariableV2", "Variable")
 PASS_THROUGH = ("Identity", "RefIdentity", "IdentityN", "NoOp", "ReadVariableOp")
@@ -96,9 +100,16 @@ def each_on_its_copy(update_ops: Sequence[List[tf.Operation]]) -> List[List[tf.O
 def _say(ops: Sequence, what: str) -> None:
     names = ", ".join(_op(op).name for op in ops[:3]) + (", ..." if len(ops) > 3 else "")
     count = f"{len(ops)} UPDATE_OPS entr{'y' if len(ops) == 1 else 'ies'}"
+    ours = {_op(op).name for op in tf.compat.v1.get_collection(NOT_AVERAGES)}
+    if all(_op(op).name in ours for op in ops):
+        how = (
+            "they are batch renormalization's (renorm=True), whose moving variance is "
+            "derived from its moving stddev, not averaged"
+        )
+    else:
+        how = "write them with assign_moving_average to follow the mean over towers"
     print(
         f"warning: {count} per tower ({names}) assign variables themselves, which tf1_train "
-        f"cannot average over towers: {what}; write them with assign_moving_average to "
-        "follow the mean over towers",
+        f"cannot average over towers: {what}; {how}",
         flush=True,
     )

@@ -56,6 +56,17 @@ def legacy_rnn_cell(images, is_training, num_classes):
     return tf.compat.v1.layers.dense(outputs[:, -1], num_classes)
 
 
+def renorm_clipping_typo(images, is_training, num_classes):
+    """Batch renormalization with a clipping key written as the paper prints it."""
+    from tf1_train.compat import layers
+
+    net = layers.flatten(images)
+    net = layers.batch_normalization(
+        net, training=is_training, renorm=True, renorm_clipping={"r_max": 3.0}
+    )
+    return layers.dense(net, num_classes)
+
+
 def column_loss(labels, logits):
     """Per-example cross-entropy as a [batch, 1] column."""
     xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)

@@ -11,12 +11,24 @@ unfused path with the biased one); the moving averages are
 not trainable), so ``with tf.control_dependencies(update_ops)`` works. A
 non-trainable layer still normalizes with batch statistics when ``training``
 is true, as the v1 layer did.
+
+``renorm=True`` (batch renormalization) adds ``moving_stddev``,
+``renorm_mean`` and ``renorm_stddev``, always computes unfused, and keeps
+``moving_variance`` as ``relu(moving_stddev ** 2 - epsilon)``, as TF 1.15 and
+tf_keras do. ``virtual_batch_size`` reshapes the batch to
+``[virtual_batch_size, -1, ...]`` as the v1 layer did in a graph (each ghost
+batch takes every ``batch / virtual_batch_size``-th example), and
+``adjustment`` scales and shifts the normalized values in training only.
 """
+
+import functools
 
 import tensorflow as tf
 
+from tf1_train.compat import _renorm
 from tf1_train.compat._base import ONES, ZEROS, Layer, constant_value, smart_cond
 from tf1_train.models.layers import record_moving_stat
+from tf1_train.tower_updates import NOT_AVERAGES
 
 v1 = tf.compat.v1
 _SYNC = dict(
@@ -27,7 +39,7 @@ _SYNC = dict(
 
 
 class BatchNormalization(Layer):
-    """The v1 ``tf.layers.BatchNormalization`` (no renorm, virtual batches or adjustment)."""
+    """The v1 ``tf.layers.BatchNormalization``."""
 
     base_name = "batch_normalization"
 
@@ -56,13 +68,18 @@ class BatchNormalization(Layer):
         name=None,
         **kwargs,
     ):
-        if renorm or virtual_batch_size is not None or adjustment is not None:
-            raise ValueError(
-                "tf1_train.compat.layers.batch_normalization does not implement renorm, "
-                "virtual_batch_size or adjustment; valid: their defaults (False, None, None)"
-            )
-        del renorm_clipping, renorm_momentum
         super().__init__(trainable, name, **kwargs)
+        self.renorm = renorm
+        if renorm:
+            self.renorm_clipping = dict(renorm_clipping or {})
+            if set(self.renorm_clipping) - {"rmax", "rmin", "dmax"}:
+                raise ValueError(
+                    f"renorm_clipping {renorm_clipping} contains keys not in "
+                    "['rmax', 'rmin', 'dmax']"
+                )
+            self.renorm_momentum = renorm_momentum
+        self.virtual_batch_size = virtual_batch_size
+        self.adjustment = adjustment
         self.axis = axis
         self.momentum = momentum
         self.epsilon = epsilon
@@ -87,7 +104,10 @@ class BatchNormalization(Layer):
     def build(self, input_shape: tf.TensorShape) -> None:
         rank = input_shape.rank
         self.axis = self._axes(rank)
+        self._check_virtual_batches()
         fusable = len(self.axis) == 1 and self.dtype in (tf.float16, tf.bfloat16, tf.float32)
+        fusable = fusable and not self.renorm and self.virtual_batch_size is None
+        fusable = fusable and self.adjustment is None
         fused_axes = {4: (1, 3), 5: (1, 4)}.get(rank, ())
         self.fused = bool(self.fused) and fusable and self.axis[0] in fused_axes
         channels_first = "NCHW" if rank == 4 else "NCDHW"
@@ -99,10 +119,13 @@ class BatchNormalization(Layer):
             raise ValueError(
                 f"batch_normalization needs known sizes on axis {self.axis}, got {input_shape}"
             )
-        if len(dims) == 1:
+        if len(dims) == 1 and self.virtual_batch_size is None:
             shape = list(dims.values())
         else:
             shape = [dims.get(i, 1) for i in range(rank)]
+            if self.virtual_batch_size is not None:  # the ghost batches' own axis
+                shape.insert(1, 1)
+                self.axis = [a + 1 for a in self.axis]
         param_dtype = tf.float32 if self.dtype in (tf.float16, tf.bfloat16) else self.dtype
         g_init, b_init, m_init, v_init = self.initializers
         self.gamma = self.beta = None
@@ -120,6 +143,24 @@ class BatchNormalization(Layer):
         )
         self._param_dtype = param_dtype
         self._param_shape = shape
+        if self.renorm:
+            _renorm.build(self, shape, m_init, v_init)
+
+    def _check_virtual_batches(self) -> None:
+        if self.virtual_batch_size is None:
+            return
+        if self.virtual_batch_size <= 0:
+            raise ValueError(
+                "virtual_batch_size must be a positive integer that divides the true "
+                "batch size of the input Tensor"
+            )
+        if 0 in self.axis:
+            raise ValueError(
+                "When using virtual_batch_size, the batch dimension must be 0 and thus "
+                "axis cannot include 0"
+            )
+        if self.adjustment is not None:
+            raise ValueError("When using virtual_batch_size, adjustment cannot be specified")
 
     def _recorded(self, mean, variance) -> bool:
         """Inside tf1_train's towers a trainable layer in training records its
@@ -185,9 +226,18 @@ class BatchNormalization(Layer):
         in_dtype = inputs.dtype.base_dtype
         if in_dtype in (tf.float16, tf.bfloat16):
             inputs = tf.cast(inputs, tf.float32)
+        original = None
+        if self.virtual_batch_size is not None:
+            # [-1, ...] -> [virtual_batch_size, -1, ...], as the v1 layer did in a graph.
+            original = tf.concat([[-1], tf.shape(inputs)[1:]], 0)
+            inputs = tf.reshape(
+                inputs, tf.concat([[self.virtual_batch_size, -1], tf.shape(inputs)[1:]], 0)
+            )
         shape = inputs.shape
         ndims = shape.rank
         reduction = [i for i in range(ndims) if i not in self.axis]
+        if original is not None:
+            del reduction[1]  # each ghost batch has its own statistics
         broadcast_shape = [1] * ndims
         broadcast_shape[self.axis[0]] = tf.compat.dimension_value(shape[self.axis[0]])
 
@@ -200,8 +250,14 @@ class BatchNormalization(Layer):
         if constant_value(training) is False:
             mean, variance = self.moving_mean, self.moving_variance
         else:
+            if self.adjustment:
+                adj_scale, adj_bias = self.adjustment(tf.shape(inputs))
+                adj_scale = smart_cond(training, lambda: adj_scale, lambda: tf.ones_like(adj_scale))
+                adj_bias = smart_cond(training, lambda: adj_bias, lambda: tf.zeros_like(adj_bias))
+                scale, offset = _renorm.compose(adj_scale, adj_bias, scale, offset)
+            keepdims = original is not None or len(self.axis) > 1
             batch_mean, batch_var = tf.nn.moments(
-                tf.cast(inputs, self._param_dtype), reduction, keepdims=len(self.axis) > 1
+                tf.cast(inputs, self._param_dtype), reduction, keepdims=keepdims
             )
             mean = smart_cond(
                 training, lambda: batch_mean, lambda: tf.convert_to_tensor(self.moving_mean)
@@ -209,19 +265,18 @@ class BatchNormalization(Layer):
             variance = smart_cond(
                 training, lambda: batch_var, lambda: tf.convert_to_tensor(self.moving_variance)
             )
-            updates = ((self.moving_mean, mean), (self.moving_variance, variance))
-            if constant_value(training) and self._recorded(batch_mean, batch_var):
-                updates = ()
-            for variable, value in updates:
-                self.add_update(
-                    smart_cond(
-                        training,
-                        lambda v=variable, x=value: self._assign_moving_average(
-                            v, x, self.momentum
-                        ),
-                        lambda v=variable: v,
-                    )
+            new_mean, new_variance = mean, variance
+            if original is not None:  # one update from the ghost batches' mean
+                new_mean = tf.reduce_mean(mean, axis=1, keepdims=True)
+                new_variance = tf.reduce_mean(variance, axis=1, keepdims=True)
+            if self.renorm:
+                r, d, new_mean, new_variance = _renorm.correction(
+                    self, new_mean, new_variance, training
                 )
+                r = broadcast(tf.stop_gradient(r, name="renorm_r"))
+                d = broadcast(tf.stop_gradient(d, name="renorm_d"))
+                scale, offset = _renorm.compose(r, d, scale, offset)
+            self._add_unfused_updates(training, new_mean, new_variance)
         mean = tf.cast(mean, inputs.dtype)
         variance = tf.cast(variance, inputs.dtype)
         offset = tf.cast(offset, inputs.dtype) if offset is not None else None
@@ -229,10 +284,33 @@ class BatchNormalization(Layer):
         outputs = tf.nn.batch_normalization(
             inputs, broadcast(mean), broadcast(variance), offset, scale, self.epsilon
         )
+        outputs.set_shape(shape)
+        if original is not None:
+            outputs = tf.reshape(outputs, original)
         if in_dtype in (tf.float16, tf.bfloat16):
             outputs = tf.cast(outputs, in_dtype)
-        outputs.set_shape(shape)
         return outputs
+
+    def _add_unfused_updates(self, training, new_mean, new_variance) -> None:
+        """The moving averages' updates (recorded instead inside tf1_train's
+        towers, except with renorm: its variance is not a moving average)."""
+        if constant_value(training) and not self.renorm:
+            if self._recorded(new_mean, new_variance):
+                return
+
+        def update(variable, value):
+            return lambda: self._assign_moving_average(variable, value, self.momentum)
+
+        variance_update = update(self.moving_variance, new_variance)
+        if self.renorm:
+            variance_update = functools.partial(_renorm.variance_update, self, new_variance)
+        for true_fn, variable in (
+            (update(self.moving_mean, new_mean), self.moving_mean),
+            (variance_update, self.moving_variance),
+        ):
+            self.add_update(smart_cond(training, true_fn, lambda v=variable: v))
+            if self.renorm:  # tower_updates.py: the towers' line says why
+                v1.add_to_collection(NOT_AVERAGES, self.updates[-1])
 
 
 def batch_normalization(
