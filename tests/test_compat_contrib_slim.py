@@ -81,7 +81,11 @@ def test_each_tf_1_15_name_is_tf_slims_object_or_one_line(installed, name, tf115
         if hasattr(source(), attribute):  # nothing tf-slim keeps is left out
             assert getattr(module, attribute) is getattr(source(), attribute), attribute
             served.append(attribute)
-        elif attribute in _contrib_slim.LAYERS_OWN:
+        elif attribute in _contrib_slim.LAYERS_OWN or attribute == "nest":
+            served.append(attribute)
+        elif name == "framework" and attribute in _contrib_slim.FRAMEWORK_FROM_TF:
+            path, original = _contrib_slim.FRAMEWORK_FROM_TF[attribute]
+            assert getattr(module, attribute) is getattr(importlib.import_module(path), original)
             served.append(attribute)
         else:
             with pytest.raises(AttributeError, match=f"{attribute} is not in tf-slim.*went"):
@@ -90,7 +94,33 @@ def test_each_tf_1_15_name_is_tf_slims_object_or_one_line(installed, name, tf115
     # `python`: the package level of contrib's layout, once imported (Finder)
     public = sorted(n for n in vars(module) if not n.startswith("_") and n != "python")
     assert public == sorted(served)  # and nothing TF 1.15 did not have
-    assert len(served) == {"layers": 69, "framework": 30}[name], (len(served), len(refused))
+    assert len(served) == {"layers": 69, "framework": 52}[name], (len(served), len(refused))
+
+
+# TF 1.15's tensorflow/contrib/framework/__init__.py: _nest_allowed_symbols.
+TF115_NEST = """assert_same_structure is_nested is_sequence is_sequence_or_composite flatten
+flatten_dict_items pack_sequence_as map_structure map_structure_with_paths
+map_structure_with_tuple_paths assert_shallow_structure flatten_up_to
+flatten_with_tuple_paths_up_to map_structure_up_to map_structure_with_tuple_paths_up_to
+get_traverse_shallow_structure yield_flat_paths flatten_with_joined_string_paths
+flatten_with_tuple_paths""".split()
+
+
+def test_frameworks_nest_is_tensorflows_under_tf_1_15s_names(installed):
+    # IMPALA-style code: `nest = tf.contrib.framework.nest`
+    from tensorflow.contrib.framework import nest
+    from tensorflow.python.util import nest as tensorflows
+
+    assert nest is v1.contrib.framework.nest
+    assert sorted(n for n in vars(nest) if not n.startswith("_")) == sorted(TF115_NEST)
+    for name in TF115_NEST:
+        original = "is_nested" if name == "is_sequence" else name  # renamed since
+        assert getattr(nest, name) is getattr(tensorflows, original)
+    assert nest.is_sequence((1, [2])) and not nest.is_sequence("ab")
+    state = {"c": tf.zeros([2]), "h": (tf.ones([1]), tf.ones([3]))}
+    flat = nest.flatten(state)
+    assert [t.shape[0] for t in flat] == [2, 1, 3]
+    assert nest.pack_sequence_as(state, flat)["h"][1] is flat[2]
 
 
 def test_slim_is_tf_slim_and_its_nets_import_once(installed):

@@ -15,9 +15,11 @@ submodules are tf-slim's own modules; ``layers`` and ``framework`` hand out
 tf-slim's objects under the names TF 1.15's modules exported
 (``remove_undocumented`` kept no others), and ``layers`` two of its own that
 tf-slim dropped, written from TF 1.15's ops: ``embed_sequence`` and
-``embedding_lookup_unique``. Every other name of TF 1.15's modules (feature
-columns, ``bow_encoder``, ``framework.sort`` ...) raises one
-``AttributeError`` saying where it went.
+``embedding_lookup_unique``; ``framework`` also the names TF 1.15 re-exported
+from TensorFlow itself (``nest``, ``sort``, ``load_checkpoint``,
+``smart_cond`` ...), as TensorFlow's objects. Every other name of TF 1.15's
+modules (feature columns, ``bow_encoder``, ``framework.py_func`` ...) raises
+one ``AttributeError`` saying where it went.
 
 Without tf-slim none of this is served: ``import tensorflow.contrib.slim``
 raises ``ModuleNotFoundError`` as before (so ``try: ... except ImportError:
@@ -60,14 +62,55 @@ FRAMEWORK_FROM_SLIM = tuple(
     get_variables get_variables_by_name get_variables_by_suffix get_variables_to_restore
     global_variable has_arg_scope local_variable model_variable variable""".split()
 )
+# TF 1.15's tensorflow.contrib.framework names that were TensorFlow's own
+# objects re-exported (or, for the checkpoint readers, contrib's copies of
+# them, since moved to core unchanged): TensorFlow 2.21 still has each one.
+FRAMEWORK_FROM_TF = {
+    "sort": ("tensorflow.python.ops.sort_ops", "sort"),
+    "argsort": ("tensorflow.python.ops.sort_ops", "argsort"),
+    "is_tensor": ("tensorflow.python.framework.tensor_util", "is_tf_type"),
+    "prepend_name_scope": ("tensorflow.python.framework.ops", "prepend_name_scope"),
+    "strip_name_scope": ("tensorflow.python.framework.ops", "strip_name_scope"),
+    "smart_cond": ("tensorflow.python.framework.smart_cond", "smart_cond"),
+    "smart_constant_value": ("tensorflow.python.framework.smart_cond", "smart_constant_value"),
+    "smart_case": ("tensorflow.python.framework.smart_cond", "smart_case"),
+    "TensorSpec": ("tensorflow.python.framework.tensor_spec", "TensorSpec"),
+    "BoundedTensorSpec": ("tensorflow.python.framework.tensor_spec", "BoundedTensorSpec"),
+    "RecordInput": ("tensorflow.python.ops.data_flow_ops", "RecordInput"),
+    "deprecated": ("tensorflow.python.util.deprecation", "deprecated"),
+    "deprecated_args": ("tensorflow.python.util.deprecation", "deprecated_args"),
+    "deprecated_arg_values": ("tensorflow.python.util.deprecation", "deprecated_arg_values"),
+    "load_checkpoint": ("tensorflow.python.training.checkpoint_utils", "load_checkpoint"),
+    "load_variable": ("tensorflow.python.training.checkpoint_utils", "load_variable"),
+    "list_variables": ("tensorflow.python.training.checkpoint_utils", "list_variables"),
+    **{
+        name: ("tensorflow.python.ops.init_ops", name)
+        for name in (
+            "convolutional_delta_orthogonal",
+            "convolutional_orthogonal_1d",
+            "convolutional_orthogonal_2d",
+            "convolutional_orthogonal_3d",
+        )
+    },  # fmt: skip
+}
+# contrib.framework.nest: TensorFlow's nest under the names TF 1.15 allowed
+# (``is_sequence`` is today's ``is_nested``).
+NEST_NAMES = tuple(
+    """assert_same_structure is_nested is_sequence is_sequence_or_composite flatten
+    flatten_dict_items pack_sequence_as map_structure map_structure_with_paths
+    map_structure_with_tuple_paths assert_shallow_structure flatten_up_to
+    flatten_with_tuple_paths_up_to map_structure_up_to map_structure_with_tuple_paths_up_to
+    get_traverse_shallow_structure yield_flat_paths flatten_with_joined_string_paths
+    flatten_with_tuple_paths""".split()
+)
 # Where the names tf-slim dropped went.
 GONE = {
     "layers": "feature columns: tf.feature_column or Keras preprocessing layers; bow_encoder, "
     "safe_embedding_lookup_sparse: tf.compat.v1.nn.safe_embedding_lookup_sparse (combiner "
     "'mean') over your own embeddings variable",
-    "framework": "tf.train.load_checkpoint / list_variables / load_variable, "
-    "tf.compat.v1.train.init_from_checkpoint, tf.nest, tf.sort / tf.argsort, tf.is_tensor, "
-    "tf.compat.v1.py_func",
+    "framework": "tf.compat.v1.train.init_from_checkpoint, tf.compat.v1.py_func, "
+    "tf.compat.v1.get_default_graph().get_name_scope(), tf.debugging.assert_* and "
+    "tf.math.is_non_decreasing / is_strictly_increasing, tf.ensure_shape",
 }
 
 
@@ -86,7 +129,8 @@ def kept(submodule: str, name: str) -> bool:
         return True
     if submodule == "layers":
         return name in LAYERS_FROM_SLIM or name in LAYERS_OWN
-    return submodule == "framework" and name in FRAMEWORK_FROM_SLIM
+    framework = (*FRAMEWORK_FROM_SLIM, *FRAMEWORK_FROM_TF, "nest")
+    return submodule == "framework" and name in framework
 
 
 def embedding_lookup_unique(params, ids, name=None):
@@ -147,6 +191,10 @@ def _served_module(full: str, submodule: str) -> types.ModuleType:
     if submodule == "layers":
         module.embed_sequence = embed_sequence
         module.embedding_lookup_unique = embedding_lookup_unique
+    else:
+        for name, (path, attribute) in FRAMEWORK_FROM_TF.items():
+            setattr(module, name, getattr(importlib.import_module(path), attribute))
+        module.nest = _nest(full)
 
     def __getattr__(name: str):
         if name.startswith("__"):
@@ -158,6 +206,15 @@ def _served_module(full: str, submodule: str) -> types.ModuleType:
 
     module.__getattr__ = __getattr__
     module.__path__ = []  # its `python.layers` / `python.ops` levels (Finder)
+    return module
+
+
+def _nest(framework: str) -> types.ModuleType:
+    from tensorflow.python.util import nest
+
+    module = types.ModuleType(f"{framework}.nest", "TF 1.15's contrib.framework.nest")
+    for name in NEST_NAMES:
+        setattr(module, name, getattr(nest, "is_nested" if name == "is_sequence" else name))
     return module
 
 

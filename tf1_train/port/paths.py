@@ -209,7 +209,8 @@ CONTRIB: Dict[str, str] = {
     "tf.feature_column), or tf1_train.compat.layers for the layers "
     "(initializers: tf.compat.v1.glorot_uniform_initializer for xavier_initializer)",
     "framework": "tf_slim (arg_scope, get_variables...; unmodified: tf1_train.compat.install() "
-    "serves them when tf-slim is installed), or tf.compat.v1 / tf.nest / tf.sort",
+    "serves them, and nest, sort, load_checkpoint... as TensorFlow's objects, when tf-slim is "
+    "installed), or tf.compat.v1 / tf.nest / tf.sort",
     "training": "tf.compat.v1.train (HParams: none, use a dataclass)",
     "data": "tf.data",
     "learn": "none (removed; tf.data + a Session loop)",
