@@ -260,12 +260,12 @@ def importable(submodule: str) -> bool:
     return submodule in PLACEHOLDERS
 
 
-def kept(submodule: str, name: str) -> bool:
-    """Whether ``tensorflow.contrib.<submodule>.<name>`` works after install()."""
+def kept(submodule: str, name: str, deeper: str = "") -> bool:
+    """Whether ``tensorflow.contrib.<submodule>.<name>[.<deeper>]`` works after install()."""
     from tf1_train.compat import _contrib_slim
 
     if submodule in _contrib_slim.SERVED:
-        return _contrib_slim.kept(submodule, name)
+        return _contrib_slim.kept(submodule, name, deeper)
     return name in _KEPT.get(submodule, ((), None))[0]
 
 
@@ -274,11 +274,14 @@ def describe(submodule: str) -> str:
     from tf1_train.compat import _contrib_slim
 
     if submodule in _contrib_slim.SERVED:
-        return (
-            "tf-slim's own modules"
-            if submodule == "slim"
-            else "TF 1.15's names, tf-slim's objects (the few it lacks raise)"
-        )
+        if submodule == "slim":
+            return "tf-slim's own modules"
+        if submodule == "framework":
+            return (
+                "TF 1.15's names: tf-slim's objects, and TensorFlow's own where TF 1.15 "
+                "re-exported them (nest, sort, load_checkpoint...); the rest raise"
+            )
+        return "TF 1.15's names, tf-slim's objects (the few it lacks raise)"
     if submodule == "rnn":
         return "the core cells and static_rnn it re-exported work, every other name raises"
     if _KEPT.get(submodule):

@@ -119,14 +119,15 @@ def available() -> bool:
     return importlib.util.find_spec(SLIM) is not None
 
 
-def kept(submodule: str, name: str) -> bool:
-    """Whether ``tensorflow.contrib.<submodule>.<name>`` works after install()."""
+def kept(submodule: str, name: str, deeper: str = "") -> bool:
+    """Whether ``tensorflow.contrib.<submodule>.<name>[.<deeper>]`` works
+    after install() (``deeper``: the next level, for ``python`` paths)."""
     if not available():
         return False
+    if name == "python":  # contrib's implementation modules: INTERNAL's only
+        return not deeper or (submodule, name, deeper) in INTERNAL
     if submodule == "slim":
         return True  # tf-slim's own module: whatever it has
-    if name == "python":  # contrib's implementation modules (INTERNAL)
-        return True
     if submodule == "layers":
         return name in LAYERS_FROM_SLIM or name in LAYERS_OWN
     framework = (*FRAMEWORK_FROM_SLIM, *FRAMEWORK_FROM_TF, "nest")
