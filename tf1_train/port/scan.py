@@ -26,6 +26,7 @@ from tf1_train.port import (
     runtime_rules,
     self_cast_rules,
 )
+from tf1_train.port.guards import Guards
 from tf1_train.port.names import Aliases, canonical, dotted_uses
 from tf1_train.port.rules import BREAKS, RENAME, RULES, SEVERITIES, V1, WORKS
 
@@ -143,21 +144,23 @@ def _import_paths(tree: ast.AST):
 
 def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
     calls = {id(n.func) for n in ast.walk(parsed.tree) if isinstance(n, ast.Call)}
-    raw, guarded = [], _guarded_imports(parsed.tree)
+    raw, guards = [], Guards(parsed.tree)
     for node, path in _import_paths(parsed.tree):
         for key, fills in _import_findings(path, program):
             if key.startswith(IMPORT_RULES):
-                fills = {**fills, "guarded": "1"} if id(node) in guarded else fills
-                raw.append((node, key, f"import {path}", _kept(path, fills, program)))
+                note = guards.note(node, key, path, is_import=True)
+                fills = _kept(path, {**fills, "guarded": note} if note else fills, program)
+                raw.append((node, key, f"import {path}", fills))
     for node, path, text in parsed.uses:
         for key, fills in _path_findings(path, program, id(node) in calls):
             fills = _kept(path, fills, program)
             shown = text if text.split(".", 1)[1:] == path.split(".", 1)[1:] else f"{text} = {path}"
-            raw.append((node, key, shown, fills))
+            note = guards.note(node, key, shown, is_import=False)
+            raw.append((node, key, shown, {**fills, "guarded": note} if note else fills))
     raw.extend(checks.call_findings(parsed.tree, parsed.aliases.resolve, program))
     raw.extend(runtime_rules.numpy_alias_findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
-    return _deduplicated(_finding(parsed.file, *r, program) for r in raw)
+    return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 
 
 def _import_findings(path: str, program: checks.Program):
@@ -203,21 +206,6 @@ def _what(construct: str, path: str) -> str:
 def _placeholder_note(path: str) -> str:
     """What a program gets from a tf.contrib submodule after install()."""
     return _contrib.describe(path[len(PACKAGE) + 1 :].split(".")[0])
-
-
-def _guarded_imports(tree: ast.AST) -> set:
-    """Imports under `try: ... except ImportError:` whose handler carries on without raising."""
-    guarded = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Try):
-            continue
-        for handler in node.handlers:
-            names = ast.unparse(handler.type) if handler.type else "Exception"
-            raises = any(isinstance(n, ast.Raise) for n in ast.walk(handler))
-            caught = ("ImportError", "ModuleNotFoundError", "Exception")
-            if not raises and any(e in names for e in caught):
-                guarded |= {id(n) for b in node.body for n in ast.walk(b)}
-    return guarded
 
 
 def _path_findings(path: str, program: checks.Program, is_call: bool):
@@ -266,7 +254,7 @@ def _finding(file, node, key, construct, fills, program) -> Finding:
     if "contrib_gone" in fills:
         severity, note = BREAKS, ""
     if "guarded" in fills:
-        severity, note = WORKS, "guarded by try/except ImportError: the program goes on without it"
+        severity, note = WORKS, fills["guarded"]
     if "placeholder" in fills:
         severity, note = (
             WORKS,

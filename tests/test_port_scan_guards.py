@@ -1,0 +1,107 @@
+"""The scanner and code that already copes with a missing name
+(tf1_train/port/guards.py): ``try: ... except:`` probes of TF 0.x names
+(carpedm20's DCGAN and its many copies), ``except AttributeError``
+fallbacks for versions before 0.7, ``if "name" in dir(tf)`` and
+``hasattr`` tests. Each program here is written in those styles; the scan
+must say ``breaks`` exactly on the lines where running it raises.
+"""
+
+import pytest
+
+from tf1_train.port import scan
+
+V1 = "import tensorflow.compat.v1 as tf\n"
+
+# name -> (program, the lines that raise when it runs)
+PROGRAMS = {
+    "summary_probe": (
+        V1 + "try:\n"
+        "    image_summary = tf.image_summary\n"
+        "    SummaryWriter = tf.train.SummaryWriter\n"
+        "except:\n"
+        "    image_summary = tf.summary.image\n"
+        "    SummaryWriter = tf.summary.FileWriter\n",
+        set(),
+    ),
+    "attribute_error_probe": (
+        V1 + "try:\n"
+        "    merge = tf.merge_all_summaries\n"
+        "except AttributeError:\n"
+        "    merge = tf.summary.merge_all\n",
+        set(),
+    ),
+    "probe_that_re_raises": (
+        V1 + "try:\n    merge = tf.merge_all_summaries\nexcept AttributeError:\n    raise\n",
+        {3},
+    ),
+    "probe_for_another_error": (
+        V1 + "try:\n    merge = tf.merge_all_summaries\nexcept ValueError:\n    merge = None\n",
+        {3},
+    ),
+    "fallback_never_taken": (
+        V1 + "def up(x, w):\n"
+        "    try:\n"
+        "        return tf.nn.conv2d_transpose(x, w, [1, 4, 4, 1], [1, 2, 2, 1])\n"
+        "    except AttributeError:  # TensorFlow before 0.7\n"
+        "        return tf.nn.deconv2d(x, w, [1, 4, 4, 1], [1, 2, 2, 1])\n"
+        "y = up(tf.ones([1, 2, 2, 1]), tf.ones([3, 3, 1, 1]))\n",
+        set(),
+    ),
+    "fallback_taken": (
+        V1 + "def merge():\n"
+        "    try:\n"
+        "        return tf.merge_all_summaries()\n"
+        "    except AttributeError:\n"
+        "        return tf.merge_summary([])\n"
+        "m = merge()\n",
+        {6},
+    ),
+    "dir_and_hasattr_tests": (
+        V1 + 'if "concat_v2" in dir(tf):\n'
+        "    c = tf.concat_v2([[1]], 0)\n"
+        "else:\n"
+        "    c = tf.concat([[1]], 0)\n"
+        'if hasattr(tf, "select"):\n'
+        "    s = tf.select\n"
+        'if hasattr(tf, "where"):\n'
+        "    w = tf.mul\n",
+        {9},
+    ),
+}
+
+
+def _runs(source: str) -> set:
+    """The line whose execution raises: the innermost frame in the program."""
+    try:
+        exec(compile(source, "prog.py", "exec"), {})
+    except Exception as e:  # noqa: BLE001 - any error is the line's
+        tb, line = e.__traceback__, 0
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == "prog.py":
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        return {line}
+    return set()
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_the_scan_breaks_exactly_where_the_program_raises(tmp_path, name):
+    source, raises = PROGRAMS[name]
+    assert _runs(source) == raises
+    (tmp_path / "prog.py").write_text(source)
+    findings = scan.scan([str(tmp_path)]).findings
+    assert {f.line for f in findings if f.severity == "breaks"} == raises, findings
+
+
+def test_a_guarded_line_says_which_guard_and_is_still_one_finding(tmp_path):
+    source = PROGRAMS["summary_probe"][0] + PROGRAMS["dir_and_hasattr_tests"][0][len(V1) :]
+    (tmp_path / "prog.py").write_text(source)
+    works = [f for f in scan.scan([str(tmp_path)]).findings if f.severity == "works"]
+    assert len(works) == 1 and works[0].line == 3  # once per file and rule
+    assert works[0].fix.startswith("guarded by try/except: on TensorFlow 2.21 the except branch")
+    (tmp_path / "prog.py").write_text(PROGRAMS["dir_and_hasattr_tests"][0])
+    (found,) = [f for f in scan.scan([str(tmp_path)]).findings if f.severity == "works"]
+    assert found.line == 3 and "a test for 'concat_v2'" in found.fix
+    (tmp_path / "prog.py").write_text(PROGRAMS["fallback_never_taken"][0])
+    (found,) = [f for f in scan.scan([str(tmp_path)]).findings if f.severity == "works"]
+    assert found.line == 6 and found.fix.startswith("an except AttributeError fallback")

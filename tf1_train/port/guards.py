@@ -1,0 +1,132 @@
+"""Where a program already protects itself from what a finding raises.
+
+Code written across TensorFlow versions probes before it leans:
+``try: import tensorflow.contrib.slim as slim / except ImportError: ...``;
+``try: image_summary = tf.image_summary / except: image_summary =
+tf.summary.image`` (carpedm20's DCGAN, and the many projects copied from
+it); ``if "concat_v2" in dir(tf): ... tf.concat_v2 ...``. On TensorFlow
+2.21 such a line raises, or never runs, and the program takes the other
+branch: reporting it as ``breaks`` would send a porter to fix code that
+already copes. The other branch is scanned like any code (a TF 2
+``tf.summary.image`` there still changes numbers).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional, Sequence, Tuple
+
+# Rules whose construct raises AttributeError when it is reached (a name
+# TensorFlow 2.21 lacks both ways, anything below tf.contrib or tf.estimator).
+ATTRIBUTE_RULES = ("unknown-name", "contrib", "estimator")
+IMPORTS = ("ImportError", "ModuleNotFoundError")
+BROAD = ("Exception", "BaseException")
+CAUGHT = "guarded by try/except"  # a line that raises, caught
+
+
+class Guards:
+    """Notes for the nodes of one file's tree that sit in a ``try`` body
+    whose handler carries on, or under an ``if hasattr(...)`` / ``"name" in
+    dir(...)`` test of the name they use."""
+
+    def __init__(self, tree: ast.AST):
+        self._caught: Dict[int, frozenset] = {}  # node id -> exception names caught
+        self._probed: Dict[int, set] = {}  # node id -> names an enclosing `if` probes
+        self._fallbacks: List[Tuple[set, set]] = []  # (try body lines, handler lines)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Try):
+                self._fallbacks += _fallbacks(node)
+                caught = frozenset(e for h in node.handlers for e in _carries_on(h))
+                if caught:
+                    for inner in (n for b in node.body for n in ast.walk(b)):
+                        self._caught[id(inner)] = self._caught.get(id(inner), frozenset()) | caught
+            elif isinstance(node, ast.If):
+                name = _probed_name(node.test)
+                if name:
+                    for inner in (n for b in node.body for n in ast.walk(b)):
+                        self._probed.setdefault(id(inner), set()).add(name)
+
+    def unreached(self, findings: Sequence) -> List:
+        """``findings`` (with ``line``, ``rule``, ``severity``), those in an
+        ``except AttributeError:`` fallback made ``works`` when nothing in
+        its ``try`` body breaks: on TensorFlow 2.21 the body does not raise
+        (``try: tf.nn.conv2d_transpose(...) except AttributeError:
+        tf.nn.deconv2d(...)``, "for versions before 0.7")."""
+        raising = {f.line for f in findings if f.severity == "breaks" or f.fix.startswith(CAUGHT)}
+        out = []
+        for f in findings:
+            fallback = next((b for b, h in self._fallbacks if f.line in h), None)
+            if (
+                fallback is not None
+                and f.severity == "breaks"
+                and f.rule.startswith(ATTRIBUTE_RULES)
+                and not raising & fallback
+            ):
+                note = "an except AttributeError fallback: on TensorFlow 2.21 its try body "
+                f = f._replace(severity="works", fix=f"{note}does not raise; {f.fix}")
+            out.append(f)
+        return out
+
+    def note(self, node: ast.AST, key: str, construct: str, is_import: bool) -> Optional[str]:
+        """Why the finding ``key`` on ``node`` does not stop the program, or None."""
+        caught = self._caught.get(id(node), frozenset())
+        broad = bool(caught & set(BROAD))
+        if is_import and (broad or caught & set(IMPORTS)):
+            return "guarded by try/except ImportError: the program goes on without it"
+        if is_import or not key.startswith(ATTRIBUTE_RULES):
+            return None
+        if broad or "AttributeError" in caught:
+            return CAUGHT + ": on TensorFlow 2.21 the except branch runs instead"
+        name = construct.split(" = ", 1)[0].rsplit(".", 1)[-1]
+        if name in self._probed.get(id(node), ()):
+            return f"guarded by a test for {name!r}: on TensorFlow 2.21 this branch does not run"
+        return None
+
+
+def _lines(statements) -> set:
+    return set(range(statements[0].lineno, statements[-1].end_lineno + 1))
+
+
+def _fallbacks(node: ast.Try) -> List[Tuple[set, set]]:
+    """(body lines, handler lines) of each ``except AttributeError`` handler."""
+    return [
+        (_lines(node.body), _lines(h.body))
+        for h in node.handlers
+        if _carries_on(h) == ("AttributeError",)
+    ]
+
+
+def _carries_on(handler: ast.ExceptHandler) -> tuple:
+    """The exception names a handler that does not re-raise catches
+    (a bare ``except:`` catches everything: BaseException)."""
+    if any(isinstance(n, ast.Raise) for n in ast.walk(handler)):
+        return ()
+    if handler.type is None:
+        return ("BaseException",)
+    names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return tuple(ast.unparse(n).rsplit(".", 1)[-1] for n in names)
+
+
+def _probed_name(test: ast.expr) -> Optional[str]:
+    """``hasattr(x, "name")`` or ``"name" in dir(x)``: the name; else None."""
+    if (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Name)
+        and test.func.id == "hasattr"
+        and len(test.args) == 2
+        and isinstance(test.args[1], ast.Constant)
+        and isinstance(test.args[1].value, str)
+    ):
+        return test.args[1].value
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Constant)
+        and isinstance(test.left.value, str)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.In)
+        and isinstance(test.comparators[0], ast.Call)
+        and isinstance(test.comparators[0].func, ast.Name)
+        and test.comparators[0].func.id == "dir"
+    ):
+        return test.left.value
+    return None
