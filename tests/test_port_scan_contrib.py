@@ -74,8 +74,10 @@ CASES = {
         "v = crf.viterbi_decode\n"
         "w = s2s.embedding_attention_seq2seq\n"
         "p = rnn.NASCell\n"
-        "import tensorflow.contrib.slim as slim\n",
-        {4},
+        "import tensorflow.contrib.slim as slim\n"
+        "from tensorflow.contrib.training import bucket_by_sequence_length\n"
+        "hp = HParams(lr=0.1).parse('lr=0.2')\n",
+        {10},
     ),
 }
 

@@ -38,8 +38,10 @@ contrib-only cells (``GridLSTMCell``, ``PhasedLSTMCell``, ...) raise.
 tf-slim when it is installed (_contrib_slim.py), and missing otherwise.
 Only these submodules: ``import tensorflow.contrib.X`` of any other still
 raises ``ModuleNotFoundError``, so ``try: ... except ImportError:``
-fallbacks keep working, and ``from tensorflow.contrib.training import
-HParams`` raises ``ImportError`` as before.
+fallbacks keep working, and ``from tensorflow.contrib.rnn import
+GridLSTMCell`` raises ``ImportError`` as before. ``.training`` keeps
+``HParams`` and ``parse_values``, pure Python that went with it
+(_contrib_hparams.py).
 """
 
 import importlib
@@ -49,7 +51,9 @@ PACKAGE = "tensorflow.contrib"
 PLACEHOLDERS = {
     "quantize": "quantization-aware training is in the tensorflow-model-optimization "
     "package (tfmot.quantization.keras), for Keras models",
-    "training": "HParams: a dataclass or a dict; the input helpers: tf.data",
+    "training": "HParams and parse_values are kept (TF 1.15's behaviour); its input and "
+    "queue helpers (bucket_by_sequence_length, batch_sequences_with_states, "
+    "stratified_sample, ...): tf.data",
     "rnn": "its core cells, static_rnn, stack_bidirectional_(dynamic_)rnn and the fused "
     "LSTMBlockCell, LSTMBlockFusedCell, GRUBlockCell(V2), TimeReversedFusedRNN, "
     "LayerNormBasicLSTMCell, AttentionCellWrapper, Embedding/Input/OutputProjectionWrapper, "
@@ -112,6 +116,8 @@ SEQ2SEQ_KEPT = (
     "sequence_loss_by_example",
     "tied_rnn_seq2seq",
 )
+# tf.contrib.training's pure-Python hyperparameter object (_contrib_hparams.py)
+TRAINING_KEPT = ("HParams", "parse_values")
 # tf.contrib.crf's names, all kept (_contrib_crf.py)
 CRF_KEPT = (
     "CrfDecodeBackwardRnnCell",
@@ -243,11 +249,18 @@ def _crf(name: str):
     return _contrib_crf.KEPT[name]
 
 
+def _training(name: str):
+    from tf1_train.compat import _contrib_hparams
+
+    return getattr(_contrib_hparams, name)
+
+
 # submodule: (the names it keeps, how to get one)
 _KEPT = {
     "rnn": (RNN_FROM_CORE, _core_rnn),
     "legacy_seq2seq": (SEQ2SEQ_KEPT, _seq2seq),
     "crf": (CRF_KEPT, _crf),
+    "training": (TRAINING_KEPT, _training),
 }
 
 
@@ -284,6 +297,8 @@ def describe(submodule: str) -> str:
         return "TF 1.15's names, tf-slim's objects (the few it lacks raise)"
     if submodule == "rnn":
         return "the core cells and static_rnn it re-exported work, every other name raises"
+    if submodule == "training":
+        return "HParams and parse_values work as in TF 1.15, every other name raises"
     if _KEPT.get(submodule):
         return "every name of TF 1.15's module works (TF 1.15's ops)"
     return "a placeholder module whose every name raises on use"

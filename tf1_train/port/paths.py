@@ -211,7 +211,8 @@ CONTRIB: Dict[str, str] = {
     "framework": "tf_slim (arg_scope, get_variables...; unmodified: tf1_train.compat.install() "
     "serves them, and nest, sort, load_checkpoint... as TensorFlow's objects, when tf-slim is "
     "installed), or tf.compat.v1 / tf.nest / tf.sort",
-    "training": "tf.compat.v1.train (HParams: none, use a dataclass)",
+    "training": "tf.compat.v1.train, tf.data for its input helpers (HParams, parse_values: "
+    "unmodified, tf1_train.compat.install() serves them, or a dataclass)",
     "data": "tf.data",
     "learn": "none (removed; tf.data + a Session loop)",
     "rnn": "its core cells, static_rnn, LSTMBlockCell, "
