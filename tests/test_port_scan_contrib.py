@@ -76,8 +76,11 @@ CASES = {
         "p = rnn.NASCell\n"
         "import tensorflow.contrib.slim as slim\n"
         "from tensorflow.contrib.training import bucket_by_sequence_length\n"
-        "hp = HParams(lr=0.1).parse('lr=0.2')\n",
-        {10},
+        "hp = HParams(lr=0.1).parse('lr=0.2')\n"
+        "from tensorflow.contrib import distributions as tfd\n"
+        "kl = tfd.kl_divergence\n"
+        "mvn = tfd.MultivariateNormalDiag\n",
+        {10, 14},
     ),
 }
 

@@ -1,6 +1,6 @@
 """Importable ``tensorflow.contrib.quantize``, ``.training``, ``.rnn``,
-``.legacy_seq2seq`` and ``.crf``, whose every name raises on use, except the
-core TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names
+``.legacy_seq2seq``, ``.crf`` and ``.distributions``, whose every name
+raises on use, except the core TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names
 rebuilt on TensorFlow 2.21), and all of ``.legacy_seq2seq`` and ``.crf``,
 which were core ops (tf1_train/compat/_contrib_seq2seq.py,
 _contrib_crf.py).
@@ -41,11 +41,14 @@ raises ``ModuleNotFoundError``, so ``try: ... except ImportError:``
 fallbacks keep working, and ``from tensorflow.contrib.rnn import
 GridLSTMCell`` raises ``ImportError`` as before. ``.training`` keeps
 ``HParams`` and ``parse_values``, pure Python that went with it
-(_contrib_hparams.py).
+(_contrib_hparams.py), and ``.distributions`` the 24 of TensorFlow's own
+distributions it re-exported (_contrib_distributions.py).
 """
 
 import importlib
 import types
+
+from tf1_train.compat import _contrib_distributions
 
 PACKAGE = "tensorflow.contrib"
 PLACEHOLDERS = {
@@ -62,6 +65,7 @@ PLACEHOLDERS = {
     "for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
     "legacy_seq2seq": "every name of TF 1.15's tensorflow.contrib.legacy_seq2seq is kept",
     "crf": "every name of TF 1.15's tensorflow.contrib.crf is kept",
+    "distributions": _contrib_distributions.GONE,
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -249,6 +253,12 @@ def _crf(name: str):
     return _contrib_crf.KEPT[name]
 
 
+def _distributions(name: str):
+    from tf1_train.compat import _contrib_distributions
+
+    return _contrib_distributions.resolve(name)
+
+
 def _training(name: str):
     from tf1_train.compat import _contrib_hparams
 
@@ -261,6 +271,7 @@ _KEPT = {
     "legacy_seq2seq": (SEQ2SEQ_KEPT, _seq2seq),
     "crf": (CRF_KEPT, _crf),
     "training": (TRAINING_KEPT, _training),
+    "distributions": (tuple(_contrib_distributions.CORE), _distributions),
 }
 
 
@@ -299,6 +310,8 @@ def describe(submodule: str) -> str:
         return "the core cells and static_rnn it re-exported work, every other name raises"
     if submodule == "training":
         return "HParams and parse_values work as in TF 1.15, every other name raises"
+    if submodule == "distributions":
+        return "its core distributions work (TensorFlow's classes), contrib's own raise"
     if _KEPT.get(submodule):
         return "every name of TF 1.15's module works (TF 1.15's ops)"
     return "a placeholder module whose every name raises on use"

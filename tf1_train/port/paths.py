@@ -231,6 +231,9 @@ CONTRIB: Dict[str, str] = {
     "opt": "tf.compat.v1.train optimizers or TensorFlow Addons (unmaintained)",
     "image": "tf.image, or TensorFlow Addons image (unmaintained)",
     "distribute": "tf.distribute",
+    "distributions": "tf.compat.v1.distributions for its core ones (Normal, Categorical, "
+    "kl_divergence...; unmodified: tf1_train.compat.install() serves them), "
+    "tensorflow_probability's tfp.distributions for contrib's own (MultivariateNormalDiag...)",
     "tpu": "tf.distribute.TPUStrategy",
     "nccl": "tf.distribute.NcclAllReduce",
     "metrics": "tf.compat.v1.metrics",
