@@ -36,7 +36,8 @@ import pytest
 
 from tests.bad_input_cluster_rows import CLUSTER
 from tests.bad_input_rows import DATA, Bad, _data, _write
-from tests.bad_input_user_rows import RULES, USER_CODE
+from tests.bad_input_rule_rows import RULES
+from tests.bad_input_user_rows import USER_CODE
 from tests.conftest import run_cli, small_config
 from tf1_train import lock, train
 from tf1_train.cluster import spec
