@@ -207,6 +207,7 @@ def test_a_stack_of_intersection_cells_passes_depth_through_the_gate(installed):
 def test_research_cells_start_from_tf1s_initializers(installed):
     rnn = _contrib_rnn()
     with tf.Graph().as_default():
+        v1.set_random_seed(7)  # the draws are the same each run
         x = _steps()
         for i, cell in enumerate([rnn.IndRNNCell(N), rnn.IndyGRUCell(N), rnn.IndyLSTMCell(N),
                                   rnn.NASCell(N, use_bias=True)]):  # fmt: skip
@@ -214,9 +215,15 @@ def test_research_cells_start_from_tf1s_initializers(installed):
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
             values = {v.op.name: sess.run(v) for v in v1.global_variables()}
+    recurrent = [v for name, v in values.items() if name.endswith("kernel_u")]
+    for value in recurrent:  # one per unit and gate, in [-1, 1]
+        assert value.shape[0] == 1 and np.abs(value).max() <= 1
+    # uniform in [-1, 1] (std 0.577), not a constant or a narrow draw: pooled,
+    # since one cell's few values can spread less by chance (0.17 seen for 6)
+    assert np.concatenate(recurrent, axis=1).std() > 0.4
     for name, value in values.items():
-        if name.endswith("kernel_u"):  # uniform in [-1, 1], one per unit and gate
-            assert value.shape[0] == 1 and np.abs(value).max() <= 1 and value.std() > 0.3
+        if name.endswith("kernel_u"):
+            continue
         elif name.endswith("gates/bias"):  # the Indy GRU's gates start open
             np.testing.assert_array_equal(value, np.ones_like(value))
         elif name.endswith("bias"):
