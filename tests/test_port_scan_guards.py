@@ -56,6 +56,14 @@ PROGRAMS = {
         "m = merge()\n",
         {6},
     ),
+    "fallback_after_a_tf1_name": (
+        "import tensorflow as tf\n"
+        "try:\n"
+        "    cast = tf.to_float\n"
+        "except AttributeError:  # a TF 2 program written for both\n"
+        "    cast = tf.merge_summary\n",
+        {5},
+    ),
     "dir_and_hasattr_tests": (
         V1 + 'if "concat_v2" in dir(tf):\n'
         "    c = tf.concat_v2([[1]], 0)\n"

@@ -22,6 +22,9 @@ ATTRIBUTE_RULES = ("unknown-name", "contrib", "estimator")
 IMPORTS = ("ImportError", "ModuleNotFoundError")
 BROAD = ("Exception", "BaseException")
 CAUGHT = "guarded by try/except"  # a line that raises, caught
+# Severities whose line raises when it runs: a TF1 name outside tf.compat.v1
+# (`rename`) is an AttributeError on `import tensorflow as tf`.
+RAISE = ("breaks", "rename")
 
 
 class Guards:
@@ -52,7 +55,7 @@ class Guards:
         its ``try`` body breaks: on TensorFlow 2.21 the body does not raise
         (``try: tf.nn.conv2d_transpose(...) except AttributeError:
         tf.nn.deconv2d(...)``, "for versions before 0.7")."""
-        raising = {f.line for f in findings if f.severity == "breaks" or f.fix.startswith(CAUGHT)}
+        raising = {f.line for f in findings if f.severity in RAISE or f.fix.startswith(CAUGHT)}
         out = []
         for f in findings:
             fallback = next((b for b, h in self._fallbacks if f.line in h), None)
