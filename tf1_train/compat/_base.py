@@ -20,6 +20,13 @@ v1 = tf.compat.v1
 # The legacy defaults for biases, betas, gammas and moving statistics.
 ZEROS = v1.zeros_initializer()
 ONES = v1.ones_initializer()
+# How batch norm's statistics are made: not trainable, read per replica and
+# averaged (SyncOnRead, MEAN), as the legacy layer made them.
+STATISTIC = dict(
+    synchronization=tf.VariableSynchronization.ON_READ,
+    aggregation=tf.VariableAggregation.MEAN,
+    trainable=False,
+)
 
 _ACTIVATIONS = {
     "linear": None,

@@ -26,16 +26,11 @@ import functools
 import tensorflow as tf
 
 from tf1_train.compat import _renorm
-from tf1_train.compat._base import ONES, ZEROS, Layer, constant_value, smart_cond
+from tf1_train.compat._base import ONES, STATISTIC, ZEROS, Layer, constant_value, smart_cond
 from tf1_train.models.layers import record_moving_stat
 from tf1_train.tower_updates import NOT_AVERAGES
 
 v1 = tf.compat.v1
-_SYNC = dict(
-    synchronization=tf.VariableSynchronization.ON_READ,
-    aggregation=tf.VariableAggregation.MEAN,
-    trainable=False,
-)
 
 
 class BatchNormalization(Layer):
@@ -137,9 +132,11 @@ class BatchNormalization(Layer):
             self.beta = self.add_weight(
                 "beta", shape, b_init, self.regularizers[1], True, self.constraints[1], param_dtype
             )
-        self.moving_mean = self.add_weight("moving_mean", shape, m_init, dtype=param_dtype, **_SYNC)
+        self.moving_mean = self.add_weight(
+            "moving_mean", shape, m_init, dtype=param_dtype, **STATISTIC
+        )
         self.moving_variance = self.add_weight(
-            "moving_variance", shape, v_init, dtype=param_dtype, **_SYNC
+            "moving_variance", shape, v_init, dtype=param_dtype, **STATISTIC
         )
         self._param_dtype = param_dtype
         self._param_shape = shape

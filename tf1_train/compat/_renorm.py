@@ -13,14 +13,9 @@ layer class.
 
 import tensorflow as tf
 
-from tf1_train.compat._base import get_initializer, smart_cond
+from tf1_train.compat._base import STATISTIC, get_initializer, smart_cond
 
 v1 = tf.compat.v1
-_SYNC = dict(
-    synchronization=tf.VariableSynchronization.ON_READ,
-    aggregation=tf.VariableAggregation.MEAN,
-    trainable=False,
-)
 
 
 def build(layer, shape, mean_init, variance_init) -> None:
@@ -34,13 +29,15 @@ def build(layer, shape, mean_init, variance_init) -> None:
     dtype = layer._param_dtype
     with v1.colocate_with(layer.moving_variance):
         layer.moving_stddev = layer.add_weight(
-            "moving_stddev", shape, stddev_init, dtype=dtype, **_SYNC
+            "moving_stddev", shape, stddev_init, dtype=dtype, **STATISTIC
         )
     with v1.colocate_with(layer.moving_mean):
-        layer.renorm_mean = layer.add_weight("renorm_mean", shape, mean_init, dtype=dtype, **_SYNC)
+        layer.renorm_mean = layer.add_weight(
+            "renorm_mean", shape, mean_init, dtype=dtype, **STATISTIC
+        )
     with v1.colocate_with(layer.moving_stddev):
         layer.renorm_stddev = layer.add_weight(
-            "renorm_stddev", shape, stddev_init, dtype=dtype, **_SYNC
+            "renorm_stddev", shape, stddev_init, dtype=dtype, **STATISTIC
         )
 
 
