@@ -92,6 +92,10 @@ USER_CODE = [
     Bad("renorm_clipping key", [f"--model={_UM}.bad:renorm_clipping_typo"],
         f"--model={_UM}.bad:renorm_clipping_typo: raised ValueError: renorm_clipping "
         "{{'r_max': 3.0}} contains keys not in", "['rmax', 'rmin', 'dmax']"),
+    Bad("seq2seq decoder with a float32 state in bf16",
+        [f"--model={_UM}.decoder_rows:build", "--precision=bf16"],
+        f"--model={_UM}.decoder_rows:build: raised TypeError:",
+        "have types [bfloat16, float32] that don't all match. (at "),
     Bad("fused contrib LSTM in bf16", [f"--model={_UM}.fused_rnn:build", "--precision=bf16"],
         f"--model={_UM}.fused_rnn:build: raised TypeError: tf.contrib.rnn.LSTMBlockFusedCell",
         "float32 and float16 kernels only, not bfloat16"),

@@ -1,9 +1,9 @@
 """Importable ``tensorflow.contrib.quantize``, ``.training``, ``.rnn``,
-``.legacy_seq2seq``, ``.crf`` and ``.distributions``, whose every name
+``.legacy_seq2seq``, ``.seq2seq``, ``.crf`` and ``.distributions``, whose every name
 raises on use, except the core TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names
-rebuilt on TensorFlow 2.21), and all of ``.legacy_seq2seq`` and ``.crf``,
-which were core ops (tf1_train/compat/_contrib_seq2seq.py,
-_contrib_crf.py).
+rebuilt on TensorFlow 2.21), and all of ``.legacy_seq2seq``, ``.seq2seq`` and ``.crf``,
+which were core ops (tf1_train/compat/_contrib_seq2seq.py, _contrib_decode.py and the
+modules DYNAMIC_SEQ2SEQ names, _contrib_crf.py).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -65,6 +65,7 @@ PLACEHOLDERS = {
     "for the other contrib-only cells: tf.keras.layers cells, or a cell of your own",
     "legacy_seq2seq": "every name of TF 1.15's tensorflow.contrib.legacy_seq2seq is kept",
     "crf": "every name of TF 1.15's tensorflow.contrib.crf is kept",
+    "seq2seq": "every name of TF 1.15's tensorflow.contrib.seq2seq is kept",
     "distributions": _contrib_distributions.GONE,
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
@@ -120,6 +121,23 @@ SEQ2SEQ_KEPT = (
     "sequence_loss_by_example",
     "tied_rnn_seq2seq",
 )
+# tf.contrib.seq2seq's names, all kept: {compat module: its names}
+DYNAMIC_SEQ2SEQ = {
+    "_contrib_decode": ("BasicDecoder", "BasicDecoderOutput", "Decoder", "dynamic_decode",
+                        "sequence_loss"),
+    "_contrib_decode_helpers": ("CustomHelper", "GreedyEmbeddingHelper", "Helper",
+                                "InferenceHelper", "SampleEmbeddingHelper",
+                                "ScheduledEmbeddingTrainingHelper",
+                                "ScheduledOutputTrainingHelper", "TrainingHelper"),
+    "_contrib_attention_wrapper": ("AttentionMechanism", "AttentionWrapper",
+                                   "AttentionWrapperState", "BahdanauAttention",
+                                   "LuongAttention"),
+    "_contrib_monotonic_attention": ("BahdanauMonotonicAttention", "LuongMonotonicAttention",
+                                     "hardmax", "monotonic_attention", "safe_cumprod"),
+    "_contrib_beam_search": ("BeamSearchDecoder", "BeamSearchDecoderOutput",
+                             "BeamSearchDecoderState", "FinalBeamSearchDecoderOutput",
+                             "gather_tree", "tile_batch"),
+}  # fmt: skip
 # tf.contrib.training's pure-Python hyperparameter object (_contrib_hparams.py)
 TRAINING_KEPT = ("HParams", "parse_values")
 # tf.contrib.crf's names, all kept (_contrib_crf.py)
@@ -247,6 +265,11 @@ def _seq2seq(name: str):
     return {**_contrib_seq2seq.KEPT, **_contrib_seq2seq_attention.KEPT}[name]
 
 
+def _dynamic_seq2seq(name: str):
+    (module,) = [m for m, names in DYNAMIC_SEQ2SEQ.items() if name in names]
+    return getattr(importlib.import_module(f"tf1_train.compat.{module}"), name)
+
+
 def _crf(name: str):
     from tf1_train.compat import _contrib_crf
 
@@ -270,6 +293,7 @@ _KEPT = {
     "rnn": (RNN_FROM_CORE, _core_rnn),
     "legacy_seq2seq": (SEQ2SEQ_KEPT, _seq2seq),
     "crf": (CRF_KEPT, _crf),
+    "seq2seq": (tuple(sorted(sum(DYNAMIC_SEQ2SEQ.values(), ()))), _dynamic_seq2seq),
     "training": (TRAINING_KEPT, _training),
     "distributions": (tuple(_contrib_distributions.CORE), _distributions),
 }

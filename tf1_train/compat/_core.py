@@ -72,6 +72,16 @@ class Dense(Layer):
                 constraint=self.bias_constraint,
             )
 
+    def compute_output_shape(self, input_shape) -> tf.TensorShape:
+        """``input_shape`` with its last axis ``units`` (the seq2seq decoders
+        size their outputs by it)."""
+        input_shape = tf.TensorShape(input_shape)
+        if input_shape.rank is None or tf.compat.dimension_value(input_shape[-1]) is None:
+            raise ValueError(
+                f"The innermost dimension of input_shape must be defined, but saw: {input_shape}"
+            )
+        return input_shape[:-1].concatenate(self.units)
+
     def call(self, inputs):
         if inputs.dtype.base_dtype != self.dtype:
             inputs = tf.cast(inputs, self.dtype)

@@ -11,7 +11,8 @@ uses) forwards to ``tf_keras.legacy_tf_layers``, which is not installed. Both
 are re-pointed here; the private names tf-slim 1.1.0 reads are put back where
 TensorFlow moved them (``_restore_removed_names``), NumPy's aliases of the
 builtins (``np.int``) likewise, and ``tensorflow.contrib.quantize``,
-``.training``, ``.rnn``, ``.legacy_seq2seq`` and ``.crf`` become importable
+``.training``, ``.rnn``, ``.legacy_seq2seq``, ``.seq2seq``, ``.crf`` and
+``.distributions`` become importable
 (``_contrib``: placeholders, but for what each kept of TF 1.15). Nothing else
 changes, and nothing changes until a program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,

@@ -1,0 +1,381 @@
+"""``tf.contrib.seq2seq``'s beam search: ``BeamSearchDecoder``, its state and
+output tuples, ``tile_batch`` and ``gather_tree``, as TF 1.15 defined them.
+
+NMT, GNMT-style translators and the summarizers of 2017-19 decode with it
+under ``dynamic_decode``: each step runs the cell on ``batch * beam`` rows,
+scores every (beam, word) continuation by its summed log probability (over
+GNMT's length penalty, plus a coverage penalty from an ``AttentionWrapper``'s
+alignments), keeps the best ``beam_width`` per batch entry and reorders the
+cell state to follow them; ``finalize`` walks the parent pointers back with
+``gather_tree`` and reorders TensorArrays in the state (alignment history).
+It is TF1's ops in TF1's order (_contrib_beam_ops.py holds the tensor
+functions), so scores, ids and states agree with TF1's on the same runtime;
+tests/test_compat_contrib_dynamic_decode.py holds it to TF 1.15's own
+source (tests/goldens/contrib_seq2seq_beam.json).
+"""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import tensorflow as tf
+from absl import logging
+
+from tf1_train.compat import rnn_cell
+from tf1_train.compat._contrib_attention_wrapper import AttentionWrapperState
+from tf1_train.compat._contrib_beam_ops import (
+    check_batch_beam,
+    check_ndims,
+    check_static_batch_beam,
+    gather_tree,
+    gather_tree_from_array,
+    get_scores,
+    mask_probs,
+    maybe_tensor_gather_helper,
+    tensor_gather_helper,
+    tile_batch,
+)
+from tf1_train.compat._contrib_decode import Decoder, check_output_layer, projected_size
+
+v1 = tf.compat.v1
+nest = tf.nest
+
+__all__ = [
+    "BeamSearchDecoder",
+    "BeamSearchDecoderOutput",
+    "BeamSearchDecoderState",
+    "FinalBeamSearchDecoderOutput",
+    "gather_tree",
+    "tile_batch",
+]
+
+
+class BeamSearchDecoderState(
+    collections.namedtuple(
+        "BeamSearchDecoderState",
+        ("cell_state", "log_probs", "finished", "lengths", "accumulated_attention_probs"),
+    )
+):
+    pass
+
+
+class BeamSearchDecoderOutput(
+    collections.namedtuple("BeamSearchDecoderOutput", ("scores", "predicted_ids", "parent_ids"))
+):
+    pass
+
+
+class FinalBeamSearchDecoderOutput(
+    collections.namedtuple(
+        "FinalBeamDecoderOutput", ["predicted_ids", "beam_search_decoder_output"]
+    )
+):
+    """``predicted_ids`` ``[batch, time, beam]`` (time first with
+    ``output_time_major``), best beam first, and the per-step
+    ``BeamSearchDecoderOutput`` they were gathered from."""
+
+
+def _attention_probs_of(state) -> tf.Tensor:
+    """An AttentionWrapperState's alignments, averaged over its mechanisms."""
+    probs = state.alignments
+    if isinstance(probs, tuple):
+        probs = tf.reduce_mean(tf.concat([tf.expand_dims(p, -1) for p in probs], -1), -1)
+    return probs
+
+
+def _attention_probs(cell_state, coverage_penalty_weight):
+    """``[batch, beam, memory_time]`` attention of the (possibly several)
+    attention wrappers in the state, when the coverage penalty is on."""
+    if coverage_penalty_weight == 0.0:
+        return None
+    if isinstance(cell_state, AttentionWrapperState):
+        per_layer = [_attention_probs_of(cell_state)]
+    elif isinstance(cell_state, tuple):
+        per_layer = [_attention_probs_of(s) for s in cell_state
+                     if isinstance(s, AttentionWrapperState)]  # fmt: skip
+    else:
+        per_layer = []
+    if not per_layer:
+        raise ValueError("coverage_penalty_weight must be 0.0 if no cell is attentional.")
+    if len(per_layer) == 1:
+        return per_layer[0]
+    return tf.reduce_mean(tf.concat([tf.expand_dims(p, -1) for p in per_layer], -1), -1)
+
+
+def _step_lengths(state: BeamSearchDecoderState, end_token, batch_size, beam_width, vocab_size):
+    """Each continuation's length: one more than its beam's, unless the beam
+    had finished or the word is ``end_token``."""
+    lengths_to_add = tf.one_hot(
+        indices=tf.fill([batch_size, beam_width], end_token), depth=vocab_size,
+        on_value=tf.constant(0, tf.int64), off_value=tf.constant(1, tf.int64), dtype=tf.int64,
+    )  # fmt: skip
+    add_mask = tf.cast(tf.logical_not(state.finished), tf.int64)
+    lengths_to_add *= tf.expand_dims(add_mask, 2)
+    return lengths_to_add + tf.expand_dims(state.lengths, 2)
+
+
+def _continuation_scores(logits, next_cell_state, beam_state, batch_size, beam_width,
+                         end_token, length_penalty_weight, coverage_penalty_weight):  # fmt: skip
+    """``(total log probs, scores, accumulated attention or None)`` of every
+    (beam, word) continuation, ``[batch, beam, vocab]``: finished beams can
+    only continue with ``end_token``, at no cost."""
+    previously_finished = beam_state.finished
+    not_finished = tf.logical_not(previously_finished)
+    step_log_probs = mask_probs(tf.nn.log_softmax(logits), end_token, previously_finished)
+    total_probs = tf.expand_dims(beam_state.log_probs, 2) + step_log_probs
+    vocab_size = tf.compat.dimension_value(logits.shape[-1]) or tf.shape(logits)[-1]
+    new_lengths = _step_lengths(beam_state, end_token, batch_size, beam_width, vocab_size)
+    accumulated = None
+    attention_probs = _attention_probs(next_cell_state, coverage_penalty_weight)
+    if attention_probs is not None:
+        attention_probs *= tf.expand_dims(tf.cast(not_finished, tf.float32), 2)
+        accumulated = beam_state.accumulated_attention_probs + attention_probs
+    scores = get_scores(total_probs, new_lengths, length_penalty_weight,
+                        coverage_penalty_weight, previously_finished, accumulated)  # fmt: skip
+    return total_probs, scores, accumulated
+
+
+def _beam_search_step(time, logits, next_cell_state, beam_state, batch_size, beam_width,
+                      end_token, length_penalty_weight, coverage_penalty_weight):  # fmt: skip
+    """One step: score all continuations, keep the best ``beam_width`` per
+    batch entry, and gather the beams' probs, lengths, finished flags,
+    attention and cell state after them."""
+    del time  # step 0 expands beam 0 alone through the initial -inf log probs
+    static_batch_size = tf.get_static_value(batch_size)
+    total_probs, scores, accumulated = _continuation_scores(
+        logits, next_cell_state, beam_state, batch_size, beam_width, end_token,
+        length_penalty_weight, coverage_penalty_weight,
+    )  # fmt: skip
+    vocab_size = tf.compat.dimension_value(logits.shape[-1]) or tf.shape(logits)[-1]
+    scores_flat = tf.reshape(scores, [batch_size, -1])
+    k = tf.convert_to_tensor(beam_width, dtype=tf.int32, name="beam_width")
+    next_beam_scores, word_indices = tf.nn.top_k(scores_flat, k=k)
+    next_beam_scores.set_shape([static_batch_size, beam_width])
+    word_indices.set_shape([static_batch_size, beam_width])
+
+    def gather(indices, from_, range_size, shape, name=None):
+        return tensor_gather_helper(indices, from_, batch_size, range_size, shape, name)
+
+    next_beam_probs = gather(word_indices, total_probs, beam_width * vocab_size, [-1],
+                             "next_beam_probs")  # fmt: skip
+    raw_word_ids = tf.math.floormod(word_indices, vocab_size, name="next_beam_word_ids")
+    next_word_ids = tf.cast(raw_word_ids, tf.int32)
+    next_beam_ids = tf.cast(word_indices / vocab_size, tf.int32, name="next_beam_parent_ids")
+    previously_finished = gather(next_beam_ids, beam_state.finished, beam_width, [-1])
+    next_finished = tf.logical_or(previously_finished, tf.equal(next_word_ids, end_token),
+                                  name="next_beam_finished")  # fmt: skip
+    lengths_to_add = tf.cast(tf.logical_not(previously_finished), tf.int64)
+    next_lengths = gather(next_beam_ids, beam_state.lengths, beam_width, [-1]) + lengths_to_add
+    next_accumulated = ()
+    if accumulated is not None:
+        next_accumulated = gather(next_beam_ids, accumulated, beam_width,
+                                  [batch_size * beam_width, -1],
+                                  "next_accumulated_attention_probs")  # fmt: skip
+    next_cell_state = nest.map_structure(
+        lambda from_: maybe_tensor_gather_helper(
+            next_beam_ids, from_, batch_size, beam_width, [batch_size * beam_width, -1]),
+        next_cell_state,
+    )  # fmt: skip
+    next_state = BeamSearchDecoderState(
+        cell_state=next_cell_state, log_probs=next_beam_probs, lengths=next_lengths,
+        finished=next_finished, accumulated_attention_probs=next_accumulated,
+    )  # fmt: skip
+    output = BeamSearchDecoderOutput(next_beam_scores, next_word_ids, next_beam_ids)
+    return output, next_state
+
+
+class BeamSearchDecoder(Decoder):
+    """Beam search over a cell whose state has ``batch * beam_width`` rows:
+    the initial state (and any attention memory) must be tiled with
+    ``tile_batch``, an ``AttentionWrapper``'s ``zero_state`` made with
+    ``batch_size=batch * beam_width``."""
+
+    def __init__(self, cell, embedding, start_tokens, end_token, initial_state,
+                 beam_width: int, output_layer=None, length_penalty_weight: float = 0.0,
+                 coverage_penalty_weight: float = 0.0,
+                 reorder_tensor_arrays: bool = True):  # fmt: skip
+        rnn_cell._impl.assert_like_rnncell("cell", cell)
+        check_output_layer(output_layer)
+        self._cell = cell
+        self._output_layer = output_layer
+        self._reorder_tensor_arrays = reorder_tensor_arrays
+        self._beam_width = beam_width
+        self._length_penalty_weight = length_penalty_weight
+        self._coverage_penalty_weight = coverage_penalty_weight
+        if callable(embedding):
+            self._embedding_fn = embedding
+        else:
+            self._embedding_fn = lambda ids: v1.nn.embedding_lookup(embedding, ids)
+        self._start_tokens = tf.convert_to_tensor(start_tokens, tf.int32, name="start_tokens")
+        if self._start_tokens.shape.rank != 1:
+            raise ValueError("start_tokens must be a vector")
+        self._end_token = tf.convert_to_tensor(end_token, tf.int32, name="end_token")
+        if self._end_token.shape.rank != 0:
+            raise ValueError("end_token must be a scalar")
+        self._batch_size = tf.size(start_tokens)
+        self._initial_cell_state = nest.map_structure(
+            self._maybe_split_batch_beams, initial_state, self._cell.state_size
+        )
+        self._start_tokens = tf.tile(tf.expand_dims(self._start_tokens, 1), [1, beam_width])
+        self._start_inputs = self._embedding_fn(self._start_tokens)
+        self._finished = tf.one_hot(
+            tf.zeros([self._batch_size], tf.int32), depth=beam_width,
+            on_value=False, off_value=True, dtype=tf.bool,
+        )  # fmt: skip
+
+    @property
+    def batch_size(self):
+        return self._batch_size
+
+    @property
+    def tracks_own_finished(self) -> bool:
+        """Beams are reordered every step, finished flags with them."""
+        return True
+
+    @property
+    def output_size(self) -> BeamSearchDecoderOutput:
+        shape = tf.TensorShape([self._beam_width])
+        return BeamSearchDecoderOutput(scores=shape, predicted_ids=shape, parent_ids=shape)
+
+    @property
+    def output_dtype(self) -> BeamSearchDecoderOutput:
+        """The scores take the state's dtype, in the structure of the
+        (projected) cell output, as TF1 declared them."""
+        dtype = nest.flatten(self._initial_cell_state)[0].dtype
+        size = projected_size(self._cell.output_size, self._output_layer)
+        scores = nest.map_structure(lambda _: dtype, size)
+        return BeamSearchDecoderOutput(scores, predicted_ids=tf.int32, parent_ids=tf.int32)
+
+    def initialize(self, name=None):
+        """``(finished, start_inputs, state)``: only beam 0 alive (log prob
+        0, the others -inf and finished), so step 0 expands it alone."""
+        dtype = nest.flatten(self._initial_cell_state)[0].dtype
+        log_probs = tf.one_hot(
+            tf.zeros([self._batch_size], tf.int32), depth=self._beam_width,
+            on_value=tf.convert_to_tensor(0.0, dtype=dtype),
+            off_value=tf.convert_to_tensor(-np.inf, dtype=dtype), dtype=dtype,
+        )  # fmt: skip
+        attention = _attention_probs(self._initial_cell_state, self._coverage_penalty_weight)
+        state = BeamSearchDecoderState(
+            cell_state=self._initial_cell_state, log_probs=log_probs, finished=self._finished,
+            lengths=tf.zeros([self._batch_size, self._beam_width], tf.int64),
+            accumulated_attention_probs=() if attention is None else attention,
+        )  # fmt: skip
+        return self._finished, self._start_inputs, state
+
+    def step(self, time, inputs, state, name=None):
+        """Run the cell on the merged ``batch * beam`` rows, then one beam
+        search step; the next inputs embed the chosen words (the start
+        inputs once every beam has finished)."""
+        with tf.name_scope(name or "BeamSearchDecoderStep"):
+            inputs = nest.map_structure(lambda x: self._merge_batch_beams(x, x.shape[2:]), inputs)
+            cell_state = nest.map_structure(
+                self._maybe_merge_batch_beams, state.cell_state, self._cell.state_size
+            )
+            cell_outputs, next_cell_state = self._cell(inputs, cell_state)
+            cell_outputs = nest.map_structure(
+                lambda out: self._split_batch_beams(out, out.shape[1:]), cell_outputs
+            )
+            next_cell_state = nest.map_structure(
+                self._maybe_split_batch_beams, next_cell_state, self._cell.state_size
+            )
+            if self._output_layer is not None:
+                cell_outputs = self._output_layer(cell_outputs)
+            output, next_state = _beam_search_step(
+                time, cell_outputs, next_cell_state, state, self._batch_size, self._beam_width,
+                self._end_token, self._length_penalty_weight, self._coverage_penalty_weight,
+            )  # fmt: skip
+            finished = next_state.finished
+            next_inputs = v1.cond(
+                tf.reduce_all(finished),
+                lambda: self._start_inputs,
+                lambda: self._embedding_fn(output.predicted_ids),
+            )
+        return output, next_state, next_inputs, finished
+
+    def finalize(self, outputs, final_state, sequence_lengths):
+        """Whole beams by ``gather_tree`` (to each batch entry's longest beam;
+        ``sequence_lengths`` is ignored, the state has the beams' own), and
+        the state's TensorArrays put in the beams' order."""
+        del sequence_lengths
+        max_lengths = tf.cast(tf.reduce_max(final_state.lengths, axis=1), tf.int32)
+        predicted_ids = gather_tree(
+            outputs.predicted_ids, outputs.parent_ids,
+            max_sequence_lengths=max_lengths, end_token=self._end_token,
+        )  # fmt: skip
+        if self._reorder_tensor_arrays:
+            cell_state = nest.map_structure(
+                lambda t: self._maybe_sort_array_beams(t, outputs.parent_ids, final_state.lengths),
+                final_state.cell_state,
+            )
+            final_state = final_state._replace(cell_state=cell_state)
+        outputs = FinalBeamSearchDecoderOutput(
+            beam_search_decoder_output=outputs, predicted_ids=predicted_ids
+        )
+        return outputs, final_state
+
+    def _merge_batch_beams(self, t, s=None) -> tf.Tensor:
+        """``[batch, beam] + s`` -> ``[batch * beam] + s``."""
+        s = tf.TensorShape(tf.get_static_value(s) if isinstance(s, tf.Tensor) else s)
+        static_batch = tf.get_static_value(self._batch_size)
+        rows = None if static_batch is None else static_batch * self._beam_width
+        shape = tf.concat(([self._batch_size * self._beam_width], tf.shape(t)[2:]), 0)
+        reshaped = tf.reshape(t, shape)
+        reshaped.set_shape(tf.TensorShape([rows]).concatenate(s))
+        return reshaped
+
+    def _split_batch_beams(self, t, s=None) -> tf.Tensor:
+        """``[batch * beam] + s`` -> ``[batch, beam] + s``; a state whose rows
+        are not ``batch * beam`` (zero_state made with the plain batch) is
+        a ValueError, as in TF1."""
+        s = tf.TensorShape(tf.get_static_value(s) if isinstance(s, tf.Tensor) else s)
+        shape = tf.concat(([self._batch_size, self._beam_width], tf.shape(t)[1:]), 0)
+        reshaped = tf.reshape(t, shape)
+        static_batch = tf.get_static_value(self._batch_size)
+        expected = tf.TensorShape([static_batch, self._beam_width]).concatenate(s)
+        if not reshaped.shape.is_compatible_with(expected):
+            raise ValueError(
+                "Unexpected behavior when reshaping between beam width and batch size.  "
+                f"The reshaped tensor has shape: {reshaped.shape}.  We expected it to have "
+                f"shape (batch_size, beam_width, depth) == {expected}.  Perhaps you forgot "
+                "to create a zero_state with batch_size=encoder_batch_size * beam_width?"
+            )
+        reshaped.set_shape(expected)
+        return reshaped
+
+    def _maybe_split_batch_beams(self, t, s):
+        """Split a tensor of rank >= 1; TensorArrays and scalars pass."""
+        if isinstance(t, tf.TensorArray):
+            return t
+        check_ndims(t)
+        return self._split_batch_beams(t, s) if t.shape.rank >= 1 else t
+
+    def _maybe_merge_batch_beams(self, t, s):
+        """Merge a tensor of rank >= 2; TensorArrays and smaller pass."""
+        if isinstance(t, tf.TensorArray):
+            return t
+        check_ndims(t)
+        return self._merge_batch_beams(t, s) if t.shape.rank >= 2 else t
+
+    def _maybe_sort_array_beams(self, t, parent_ids, sequence_length):
+        """A TensorArray of the state, stacked and put in the beams' order,
+        when its elements can be (else it is returned as is, with TF1's
+        warning); anything else passes."""
+        if not isinstance(t, tf.TensorArray):
+            return t
+        shape = t.element_shape
+        if shape.rank is None or shape.rank < 1:
+            logging.warning(
+                "The TensorArray %s in the cell state is not amenable to sorting based on "
+                "the beam search result. For a TensorArray to be sorted, its elements shape "
+                "must be defined and have at least a rank of 1, but saw shape: %s",
+                t.handle.name, shape,
+            )  # fmt: skip
+            return t
+        static_batch = tf.get_static_value(self._batch_size)
+        if not check_static_batch_beam(shape, static_batch, self._beam_width):
+            return t
+        t = t.stack()
+        with tf.control_dependencies([check_batch_beam(t, self._batch_size, self._beam_width)]):
+            return gather_tree_from_array(t, parent_ids, sequence_length)
