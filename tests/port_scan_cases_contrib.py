@@ -17,4 +17,10 @@ KEPT_CONTRIB = [
         "ll, trans = tf.contrib.crf.crf_log_likelihood(x, y, n)  # expect: contrib-crf\n",
         "import numpy as np\nbest = np.argmax(scores, 1)\n",
     ),
+    (
+        "contrib-seq2seq",
+        "import tensorflow as tf\n"
+        "out, state, n = tf.contrib.seq2seq.dynamic_decode(decoder)  # expect: contrib-seq2seq\n",
+        "import tensorflow as tf\nout, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
+    ),
 ]

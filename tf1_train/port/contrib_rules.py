@@ -1,7 +1,7 @@
 """Rules for the ``tf.contrib`` submodules tf1_train.compat keeps: a program
-that calls ``legacy_seq2seq`` or ``crf`` breaks on
+that calls ``legacy_seq2seq``, ``seq2seq`` or ``crf`` breaks on
 TensorFlow 2 until it calls ``install()``, which brings TF 1.15's ops back
-(tf1_train/compat/_contrib_seq2seq.py, _contrib_crf.py). Their paths, matched
+(tf1_train/compat/_contrib_seq2seq.py, _contrib_decode.py, _contrib_crf.py). Their paths, matched
 before the generic ``contrib`` rule, are in tf1_train/port/paths.py.
 """
 
@@ -9,6 +9,7 @@ from tf1_train.port.rules import BREAKS, _rule
 
 ROW_SEQ2SEQ = "`tf.contrib.legacy_seq2seq`"
 ROW_CRF = "`tf.contrib.crf`"
+ROW_DYNAMIC_SEQ2SEQ = "`tf.contrib.seq2seq`"
 
 _rule(
     "legacy-seq2seq",
@@ -33,4 +34,16 @@ _rule(
     "transitions under TF1's name, so the TF1 checkpoint restores",
     "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
     ROW_CRF,
+)
+_rule(
+    "contrib-seq2seq",
+    BREAKS,
+    "tf1_train.compat.install() at the top of the program brings back all of "
+    "tf.contrib.seq2seq (dynamic_decode, the helpers, AttentionWrapper with Bahdanau/Luong "
+    "attention, BeamSearchDecoder, sequence_loss: TF 1.15's ops under its variable names, "
+    "so the checkpoint restores); in TF2 no maintained package has it (TensorFlow Addons' "
+    "port ended with Addons): a Keras RNN layer for teacher forcing, your own loop over the "
+    "cell for decoding, tf.keras.layers.AdditiveAttention / Attention for the scores",
+    "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
+    ROW_DYNAMIC_SEQ2SEQ,
 )

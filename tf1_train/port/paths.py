@@ -11,7 +11,7 @@ import importlib.util
 import pathlib
 from typing import Dict, Optional, Tuple
 
-from tf1_train.compat._contrib import CRF_KEPT, RNN_FROM_CORE, SEQ2SEQ_KEPT
+from tf1_train.compat._contrib import CRF_KEPT, DYNAMIC_SEQ2SEQ, RNN_FROM_CORE, SEQ2SEQ_KEPT
 from tf1_train.port.rules import V1
 
 # Full API paths per rule. `v1` marks names that exist only under tf.compat.v1:
@@ -55,6 +55,11 @@ NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
         False,
     ),
     ("contrib-crf", tuple(f"tensorflow.contrib.crf.{n}" for n in CRF_KEPT), False),
+    (
+        "contrib-seq2seq",
+        tuple(f"tensorflow.contrib.seq2seq.{n}" for ns in DYNAMIC_SEQ2SEQ.values() for n in ns),
+        False,
+    ),
     ("contrib-prefetch-queue", ("tensorflow.contrib.slim.prefetch_queue",), False),
     ("slim-batch-norm", ("tensorflow.contrib.slim.batch_norm",), False),
     ("contrib-slim", ("tensorflow.contrib.slim",), False),
@@ -225,7 +230,7 @@ CONTRIB: Dict[str, str] = {
     "the other contrib-only cells (GridLSTMCell, PhasedLSTMCell, ...): "
     "tf.keras.layers RNN cells (not shared by variable_scope reuse) or a cell of your own",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
-    "seq2seq": "TensorFlow Addons seq2seq (unmaintained) or your own",
+    "seq2seq": "tf1_train.compat.install() (all of it)",
     "crf": "tf1_train.compat.install() (all of it)",
     "legacy_seq2seq": "tf1_train.compat.install() (all of it)",
     "opt": "tf.compat.v1.train optimizers or TensorFlow Addons (unmaintained)",
