@@ -233,7 +233,7 @@ def load_random_weights(sess, seed: int) -> dict:
     values = {}
     with sess.graph.as_default():
         for var in tf.compat.v1.trainable_variables():
-            values[var.op.name] = rng.randn(*var.shape.as_list()).astype(np.float32)
+            values[var.op.name] = np.asarray(rng.randn(*var.shape.as_list()), np.float32)
             var.load(values[var.op.name], sess)
     return values
 
