@@ -269,6 +269,8 @@ def sequence_loss_reductions(s2s, tf):
                 "per_step": {flags[1]: False}, "per_sequence": {flags[0]: False},
                 "sum_time": {flags[0]: False, flags[1]: False, flags[2]: True},
                 "sum_batch": {flags[0]: False, flags[1]: False, flags[3]: True},
+                "average_time_sum_batch": {flags[1]: False, flags[3]: True},
+                "sum_time_average_batch": {flags[0]: False, flags[2]: True},
                 "custom_loss": {"softmax_loss_function": lambda labels, logits: (
                     tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
                     * 2.0)}}  # fmt: skip
@@ -281,6 +283,13 @@ def bad_sequence_loss_flags(s2s, tf):
     logits = tf.zeros([BATCH, TIME, VOCAB])
     return {"loss": s2s.sequence_loss(logits, tf.zeros([BATCH, TIME], tf.int32),
                                       tf.ones([BATCH, TIME]), sum_over_timesteps=True)}  # fmt: skip
+
+
+@case("decode")
+def bad_sequence_loss_batch_flags(s2s, tf):
+    logits = tf.zeros([BATCH, TIME, VOCAB])
+    return {"loss": s2s.sequence_loss(logits, tf.zeros([BATCH, TIME], tf.int32),
+                                      tf.ones([BATCH, TIME]), sum_over_batch=True)}  # fmt: skip
 
 
 @case("decode")

@@ -58,11 +58,12 @@ def test_case_computes_what_tf115_computed(installed, group, name):
             np.testing.assert_allclose(value, expected, rtol=1e-5, atol=1e-5, err_msg=key)
 
 
-@pytest.mark.parametrize("mode", ["parameter_server", "replicated"])
-def test_a_users_attention_decoder_model_trains_on_the_towers(tmp_path, mode):
+def test_a_users_attention_decoder_model_trains_on_the_towers(tmp_path):
     # tests/user_models/decoder_rows.py: dynamic_decode of an AttentionWrapper
-    # cell in each tower's while loop.
-    _, summary = train_user_model(tmp_path, "decoder_rows", "build", mode)
+    # cell in each tower's while loop, replicated variables (parameter_server:
+    # tests/test_tf2_decode.py trains it on 2 towers through both entry points).
+    # Measured: 2.30 -> 1.28 in 40 steps.
+    _, summary = train_user_model(tmp_path, "decoder_rows", "build", "replicated")
     assert summary["final_loss"] < 1.5  # from ln(10) = 2.30
     shapes = tf.train.load_checkpoint(str(tmp_path)).get_variable_to_shape_map()
     wrapper = "decoder/attention_wrapper/"

@@ -263,40 +263,13 @@ def sequence_loss(logits, targets, weights, average_across_timesteps: bool = Tru
                   name: Optional[str] = None):  # fmt: skip
     """Weighted cross-entropy of ``[batch, time, classes]`` logits: a scalar
     or per-step/per-sequence means (over the weights' sum) or sums (over the
-    count of nonzero weights), as the four flags ask."""
-    for tensor, rank, what in ((logits, 3, "Logits"), (targets, 2, "Targets"),
-                               (weights, 2, "Weights")):  # fmt: skip
-        if len(tensor.get_shape()) != rank:
-            size = "x logits] tensor" if rank == 3 else "] tensor"
-            raise ValueError(f"{what} must be a [batch_size x sequence_length {size}")
-    for average, total, axis in ((average_across_timesteps, sum_over_timesteps, "timesteps"),
-                                 (average_across_batch, sum_over_batch, "batch")):  # fmt: skip
-        if average and total:
-            raise ValueError(
-                f"average_across_{axis} and sum_over_{axis} cannot be set to True at same time."
-            )
+    count of nonzero weights), as the four flags ask. The TF2 twin's
+    function (tf1_train/tf2/decode.py: the same ops, TF 1.15's checks) under
+    TF1's name scope."""
+    from tf1_train.tf2 import decode as twin
+
     with tf.name_scope(name or "sequence_loss"):
-        flat_logits = tf.reshape(logits, [-1, tf.shape(logits)[2]])
-        flat_targets = tf.reshape(targets, [-1])
-        if softmax_loss_function is None:
-            crossent = tf.nn.sparse_softmax_cross_entropy_with_logits(
-                labels=flat_targets, logits=flat_logits
-            )
-        else:
-            crossent = softmax_loss_function(labels=flat_targets, logits=flat_logits)
-        crossent *= tf.reshape(weights, [-1])
-        if average_across_timesteps and average_across_batch:
-            return tf.math.divide_no_nan(tf.reduce_sum(crossent), tf.reduce_sum(weights))
-        if sum_over_timesteps and sum_over_batch:
-            count = tf.cast(tf.math.count_nonzero(weights), crossent.dtype)
-            return tf.math.divide_no_nan(tf.reduce_sum(crossent), count)
-        crossent = tf.reshape(crossent, tf.shape(logits)[0:2])
-        if average_across_timesteps or average_across_batch:
-            axis = [0] if average_across_batch else [1]
-            total = tf.reduce_sum(weights, axis=axis)
-            return tf.math.divide_no_nan(tf.reduce_sum(crossent, axis=axis), total)
-        if sum_over_timesteps or sum_over_batch:
-            axis = [0] if sum_over_batch else [1]
-            count = tf.cast(tf.math.count_nonzero(weights, axis=axis), crossent.dtype)
-            return tf.math.divide_no_nan(tf.reduce_sum(crossent, axis=axis), count)
-        return crossent
+        return twin.sequence_loss(
+            logits, targets, weights, average_across_timesteps, average_across_batch,
+            sum_over_timesteps, sum_over_batch, softmax_loss_function,
+        )  # fmt: skip
