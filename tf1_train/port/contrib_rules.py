@@ -41,9 +41,11 @@ _rule(
     "tf1_train.compat.install() at the top of the program brings back all of "
     "tf.contrib.seq2seq (dynamic_decode, the helpers, AttentionWrapper with Bahdanau/Luong "
     "attention, BeamSearchDecoder, sequence_loss: TF 1.15's ops under its variable names, "
-    "so the checkpoint restores); in TF2 no maintained package has it (TensorFlow Addons' "
-    "port ended with Addons): a Keras RNN layer for teacher forcing, your own loop over the "
-    "cell for decoding, tf.keras.layers.AdditiveAttention / Attention for the scores",
+    "so the checkpoint restores); in TF2: tf1_train.tf2.decode and tf1_train.tf2.attention "
+    "(BasicDecoder with teacher forcing or greedy decoding, AttentionWrapper with Luong or "
+    "Bahdanau attention, sequence_loss, on TF1's names), or a Keras RNN layer for teacher "
+    "forcing and your own loop over the cell for decoding (no maintained package has beam "
+    "search with GNMT's penalties: TensorFlow Addons' port ended with Addons)",
     "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
     ROW_DYNAMIC_SEQ2SEQ,
 )
