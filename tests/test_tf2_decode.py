@@ -165,15 +165,21 @@ def test_decoding_twin_computes_the_compat_decodes_numbers(mechanism, helper):
 def test_both_entry_points_train_a_users_attention_decoder_model_the_same(tmp_path, installed):
     # tests/user_models/decoder_rows.py (dynamic_decode of a GRU in an
     # AttentionWrapper, through tf1_train.compat) against its twin
-    # decoder_rows_twin.py, from one checkpoint, on 2 towers.
+    # decoder_rows_twin.py, from one checkpoint, on 2 towers: TF1's with
+    # replicated variables (each tower's while loop on its own copies).
     from tests.user_models import decoder_rows
 
     losses, names, gap = train_both_ways(
         tmp_path, decoder_rows, "build", "tests.user_models.decoder_rows_twin:DecoderRows",
         ("decoder/", "encoder/"), "--optimizer=adam", "--learning_rate=0.01",
+        "--variable_update=replicated",
     )  # fmt: skip
     assert len(losses[0]) == 8 and losses[1] == losses[0]  # as printed
     assert len(names) == 42  # 14 weights, their 2 Adam slots
+    wrapper = "decoder/attention_wrapper/"
+    expected = {"decoder/memory_layer/kernel", wrapper + "bahdanau_attention/attention_g",
+                wrapper + "attention_layer/kernel", "decoder/output_projection/kernel"}  # fmt: skip
+    assert expected <= set(names)  # TF 1.15's names
     # measured: 7.3e-7 on a GRU gate kernel entry of 1.2 (the largest other
     # 4.2e-7): the gradients' sums over the steps in another order
     # (test_decoding_twin_computes_the_compat_decodes_numbers); Adam's first

@@ -24,7 +24,7 @@ import tensorflow.compat.v1 as tf
 from tensorflow.contrib import seq2seq
 
 PAD, SOS, EOS = 0, 1, 2
-VOCAB, HIDDEN, MAX_LEN, BEAM = 13, 48, 6, 3
+VOCAB, HIDDEN, MAX_LEN, BEAM = 13, 32, 6, 3
 
 
 def batch(rng, count):
@@ -140,7 +140,7 @@ def main(workdir):
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             losses = []
-            for _ in range(400):
+            for _ in range(250):
                 values = dict(zip(feeds, batch(rng, 64)))
                 losses.append(sess.run([train_op, loss], values)[1])
             saver.save(sess, ckpt)
