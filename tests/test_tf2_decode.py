@@ -165,14 +165,13 @@ def test_decoding_twin_computes_the_compat_decodes_numbers(mechanism, helper):
 def test_both_entry_points_train_a_users_attention_decoder_model_the_same(tmp_path, installed):
     # tests/user_models/decoder_rows.py (dynamic_decode of a GRU in an
     # AttentionWrapper, through tf1_train.compat) against its twin
-    # decoder_rows_twin.py, from one checkpoint, on 2 towers: TF1's with
-    # replicated variables (each tower's while loop on its own copies).
+    # decoder_rows_twin.py, from one checkpoint, on 2 towers (TF1's variables
+    # on the parameter server; replicated: tests/test_compat_contrib_dynamic_decode.py).
     from tests.user_models import decoder_rows
 
     losses, names, gap = train_both_ways(
         tmp_path, decoder_rows, "build", "tests.user_models.decoder_rows_twin:DecoderRows",
         ("decoder/", "encoder/"), "--optimizer=adam", "--learning_rate=0.01",
-        "--variable_update=replicated",
     )  # fmt: skip
     assert len(losses[0]) == 8 and losses[1] == losses[0]  # as printed
     assert len(names) == 42  # 14 weights, their 2 Adam slots

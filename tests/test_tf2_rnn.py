@@ -114,9 +114,15 @@ def _compare(tf1_model, tf2_model, lengths, time_known=True, grad_atol=1e-6, x=N
     # In a tf.function, as the TF2 step runs it: Grappler then fuses a tanh
     # that follows the bias (GRU candidate, BasicRNNCell) into oneDNN's
     # MatMul on both sides (eagerly, Eigen's tanh differs in the last bits).
+    # Without AutoGraph: the cells loop with tf.while_loop and Python ranges,
+    # which it leaves as they are (the same graph), and converting them cost
+    # 14 of this file's 65 s; the entry-point twins
+    # (tests/test_tf2_rnn_entry_points.py) run the TF2 step's own tf.function.
     time = STEPS if time_known else None
 
-    @tf.function(input_signature=[tf.TensorSpec([BATCH, time, *x.shape[2:]], x.dtype)])
+    @tf.function(
+        input_signature=[tf.TensorSpec([BATCH, time, *x.shape[2:]], x.dtype)], autograph=False
+    )
     def run(inputs):
         with tf.GradientTape() as tape:
             out, state = layer(inputs, None if seq is None else tf.constant(seq))
