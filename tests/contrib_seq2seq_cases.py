@@ -172,7 +172,7 @@ def sample_embedding_helper_seeded(s2s, tf):
     def helper(embedding, start):
         return s2s.SampleEmbeddingHelper(embedding, start, 4, softmax_temperature=0.5, seed=7)
 
-    return _greedy(s2s, tf, helper, maximum_iterations=6)
+    return _greedy(s2s, tf, helper, maximum_iterations=6, parallel_iterations=1)
 
 
 def _scheduled(s2s, tf, make_helper):
@@ -183,7 +183,10 @@ def _scheduled(s2s, tf, make_helper):
     helper = make_helper(embedding, inputs, lengths)
     projection = tf.layers.Dense(VOCAB, name="output_projection")
     decoder = s2s.BasicDecoder(cell, helper, cell.zero_state(BATCH, tf.float32), projection)
-    outputs, state, decoded = s2s.dynamic_decode(decoder)
+    # One step in flight: the draws of whether to sample depend on nothing
+    # of the last step, so with more the loop may run a later step's first
+    # and they come out in another order (in TF1 too; a busy machine did).
+    outputs, state, decoded = s2s.dynamic_decode(decoder, parallel_iterations=1)
     mask = tf.sequence_mask(decoded, TIME, tf.float32)
     loss = s2s.sequence_loss(outputs.rnn_output, targets, mask)
     grads = tf.gradients(loss, tf.trainable_variables())
