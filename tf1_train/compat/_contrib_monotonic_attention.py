@@ -106,6 +106,20 @@ class _BaseMonotonicAttentionMechanism(_BaseAttentionMechanism):
 
     scope = "monotonic_attention"
 
+    def _monotonic_init(self, query_layer, num_units, memory, memory_sequence_length,
+                        score_mask_value, sigmoid_noise, sigmoid_noise_seed, score_bias_init,
+                        mode, dtype, name) -> None:  # fmt: skip
+        """What both mechanisms' constructors do but for the query layer:
+        the projected memory and the monotonic probability function."""
+        super().__init__(
+            query_layer=query_layer, memory=memory,
+            probability_fn=_probability_fn(sigmoid_noise, sigmoid_noise_seed, mode),
+            memory_sequence_length=memory_sequence_length,
+            memory_layer=_projection(num_units, dtype), score_mask_value=score_mask_value,
+            name=name,
+        )  # fmt: skip
+        self._num_units, self._name, self._score_bias_init = num_units, name, score_bias_init
+
     def initial_alignments(self, batch_size, dtype) -> tf.Tensor:
         """One-hot at entry 0, ``[batch_size, memory time]``."""
         zeros = tf.zeros((batch_size,), dtype=tf.int32)
@@ -144,15 +158,10 @@ class BahdanauMonotonicAttention(_BaseMonotonicAttentionMechanism):
                  normalize: bool = False, score_mask_value=None, sigmoid_noise: float = 0.0,
                  sigmoid_noise_seed=None, score_bias_init: float = 0.0, mode: str = "parallel",
                  dtype=None, name: str = "BahdanauMonotonicAttention"):  # fmt: skip
-        super().__init__(
-            query_layer=_projection(num_units, dtype, "query_layer"), memory=memory,
-            probability_fn=_probability_fn(sigmoid_noise, sigmoid_noise_seed, mode),
-            memory_sequence_length=memory_sequence_length,
-            memory_layer=_projection(num_units, dtype), score_mask_value=score_mask_value,
-            name=name,
-        )  # fmt: skip
-        self._num_units, self._normalize, self._name = num_units, normalize, name
-        self._score_bias_init = score_bias_init
+        self._monotonic_init(_projection(num_units, dtype, "query_layer"), num_units, memory,
+                             memory_sequence_length, score_mask_value, sigmoid_noise,
+                             sigmoid_noise_seed, score_bias_init, mode, dtype, name)  # fmt: skip
+        self._normalize = normalize
 
     scope = "bahdanau_monotonic_attention"
 
@@ -169,15 +178,10 @@ class LuongMonotonicAttention(_BaseMonotonicAttentionMechanism):
                  score_mask_value=None, sigmoid_noise: float = 0.0, sigmoid_noise_seed=None,
                  score_bias_init: float = 0.0, mode: str = "parallel", dtype=None,
                  name: str = "LuongMonotonicAttention"):  # fmt: skip
-        super().__init__(
-            query_layer=None, memory=memory,
-            probability_fn=_probability_fn(sigmoid_noise, sigmoid_noise_seed, mode),
-            memory_sequence_length=memory_sequence_length,
-            memory_layer=_projection(num_units, dtype), score_mask_value=score_mask_value,
-            name=name,
-        )  # fmt: skip
-        self._num_units, self._scale, self._name = num_units, scale, name
-        self._score_bias_init = score_bias_init
+        self._monotonic_init(None, num_units, memory, memory_sequence_length, score_mask_value,
+                             sigmoid_noise, sigmoid_noise_seed, score_bias_init, mode, dtype,
+                             name)  # fmt: skip
+        self._scale = scale
 
     scope = "luong_monotonic_attention"
 

@@ -1,4 +1,4 @@
-"""tf.contrib.seq2seq's attention for a TF2 twin: ``LuongAttention``,
+"""TF1 contrib's ``seq2seq`` attention for a TF2 twin: ``LuongAttention``,
 ``BahdanauAttention`` and ``AttentionWrapper``, TF 1.15's ops in its order
 (tf1_train/compat/_contrib_attention_wrapper.py keeps them for TF1 code) on
 its variable names, so a twin restores the TF1 checkpoint and computes its

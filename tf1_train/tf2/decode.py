@@ -1,4 +1,4 @@
-"""tf.contrib.seq2seq's dynamic decoding for a TF2 twin: ``BasicDecoder``,
+"""TF1 contrib's ``seq2seq`` dynamic decoding for a TF2 twin: ``BasicDecoder``,
 ``dynamic_decode`` with a ``TrainingHelper`` (teacher forcing) or a
 ``GreedyEmbeddingHelper``, and ``sequence_loss``: TF 1.15's steps in its
 order (tf1_train/compat/_contrib_decode.py keeps them for TF1 code), the
@@ -10,8 +10,8 @@ tf1_train/tf2/attention.py.
 
 TF1 made the variables at the first step, in ``dynamic_decode``'s scope;
 here ``BasicDecoder`` makes them, under its ``scope``, and
-``dynamic_decode(decoder, helper, initial_state)`` runs it. Where TF1's
-``tf.compat.v1.where`` picked whole rows by a ``[batch]`` condition, the
+``dynamic_decode(decoder, helper, initial_state)`` runs it. Where TF1's v1
+``where`` picked whole rows by a ``[batch]`` condition, the
 condition is reshaped to broadcast over the rows (TF2's ``tf.where`` would
 broadcast it over the last axis).
 
@@ -43,7 +43,7 @@ def _time_major(x: tf.Tensor) -> tf.Tensor:
 
 def _rows(condition: tf.Tensor, picked: tf.Tensor, other: tf.Tensor) -> tf.Tensor:
     """``picked``'s rows where the ``[batch]`` condition holds, ``other``'s
-    elsewhere (TF1's ``tf.compat.v1.where`` on a vector condition)."""
+    elsewhere (TF1's v1 ``where`` on a vector condition)."""
     mask = tf.reshape(condition, [-1] + [1] * (other.shape.rank - 1))
     return tf.where(mask, picked, other)
 
