@@ -13,7 +13,8 @@ TensorFlow 2 (it stops at its first import): tests run it through ``python
 
 The task: write the source digits reversed. Prints ``first_loss``,
 ``last_loss``, ``greedy_accuracy``, ``beam_accuracy`` (whole sequences
-right) and ``beam_scores_sorted``.
+right) and ``beam_scores_sorted``; writes the decodes to ``decoded.npz``
+(its TF2 port, nmt_style_tf2.py, decodes the same checkpoint).
 """
 
 import os
@@ -147,6 +148,8 @@ def main(workdir):
     src, _, dec_out, src_len, _ = batch(np.random.RandomState(1), 200)
     (greedy,) = decode(ckpt, 0, src, src_len)
     beam_ids, scores = decode(ckpt, BEAM, src, src_len)
+    np.savez(os.path.join(workdir, "decoded.npz"), src=src, src_len=src_len, greedy=greedy,
+             beam_ids=beam_ids, scores=scores)  # fmt: skip
     last = scores[:, -1, :]  # each beam's accumulated score at the last step
     print(f"first_loss = {losses[0]:.4f}")
     print(f"last_loss = {np.mean(losses[-10:]):.4f}")

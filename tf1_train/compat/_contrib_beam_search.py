@@ -8,17 +8,16 @@ GNMT's length penalty, plus a coverage penalty from an ``AttentionWrapper``'s
 alignments), keeps the best ``beam_width`` per batch entry and reorders the
 cell state to follow them; ``finalize`` walks the parent pointers back with
 ``gather_tree`` and reorders TensorArrays in the state (alignment history).
-It is TF1's ops in TF1's order (_contrib_beam_ops.py holds the tensor
-functions), so scores, ids and states agree with TF1's on the same runtime;
+It is TF1's ops in TF1's order (the tensor functions and the search step
+are tf1_train/tf2/beam_ops.py's, which the TF2 twin steps with too;
+_contrib_beam_ops.py holds what only TF1 code meets), so scores, ids and
+states agree with TF1's on the same runtime;
 tests/test_compat_contrib_dynamic_decode.py holds it to TF 1.15's own
 source (tests/goldens/contrib_seq2seq_beam.json).
 """
 
 from __future__ import annotations
 
-import collections
-
-import numpy as np
 import tensorflow as tf
 from absl import logging
 
@@ -28,15 +27,19 @@ from tf1_train.compat._contrib_beam_ops import (
     check_batch_beam,
     check_ndims,
     check_static_batch_beam,
-    gather_tree,
     gather_tree_from_array,
-    get_scores,
-    mask_probs,
     maybe_tensor_gather_helper,
-    tensor_gather_helper,
-    tile_batch,
 )
 from tf1_train.compat._contrib_decode import Decoder, check_output_layer, projected_size
+from tf1_train.tf2.beam_ops import (
+    BeamSearchDecoderOutput,
+    BeamSearchDecoderState,
+    FinalBeamSearchDecoderOutput,
+    beam_search_step,
+    gather_tree,
+    initial_log_probs,
+    tile_batch,
+)
 
 v1 = tf.compat.v1
 nest = tf.nest
@@ -49,31 +52,6 @@ __all__ = [
     "gather_tree",
     "tile_batch",
 ]
-
-
-class BeamSearchDecoderState(
-    collections.namedtuple(
-        "BeamSearchDecoderState",
-        ("cell_state", "log_probs", "finished", "lengths", "accumulated_attention_probs"),
-    )
-):
-    pass
-
-
-class BeamSearchDecoderOutput(
-    collections.namedtuple("BeamSearchDecoderOutput", ("scores", "predicted_ids", "parent_ids"))
-):
-    pass
-
-
-class FinalBeamSearchDecoderOutput(
-    collections.namedtuple(
-        "FinalBeamDecoderOutput", ["predicted_ids", "beam_search_decoder_output"]
-    )
-):
-    """``predicted_ids`` ``[batch, time, beam]`` (time first with
-    ``output_time_major``), best beam first, and the per-step
-    ``BeamSearchDecoderOutput`` they were gathered from."""
 
 
 def _attention_probs_of(state) -> tf.Tensor:
@@ -101,88 +79,6 @@ def _attention_probs(cell_state, coverage_penalty_weight):
     if len(per_layer) == 1:
         return per_layer[0]
     return tf.reduce_mean(tf.concat([tf.expand_dims(p, -1) for p in per_layer], -1), -1)
-
-
-def _step_lengths(state: BeamSearchDecoderState, end_token, batch_size, beam_width, vocab_size):
-    """Each continuation's length: one more than its beam's, unless the beam
-    had finished or the word is ``end_token``."""
-    lengths_to_add = tf.one_hot(
-        indices=tf.fill([batch_size, beam_width], end_token), depth=vocab_size,
-        on_value=tf.constant(0, tf.int64), off_value=tf.constant(1, tf.int64), dtype=tf.int64,
-    )  # fmt: skip
-    add_mask = tf.cast(tf.logical_not(state.finished), tf.int64)
-    lengths_to_add *= tf.expand_dims(add_mask, 2)
-    return lengths_to_add + tf.expand_dims(state.lengths, 2)
-
-
-def _continuation_scores(logits, next_cell_state, beam_state, batch_size, beam_width,
-                         end_token, length_penalty_weight, coverage_penalty_weight):  # fmt: skip
-    """``(total log probs, scores, accumulated attention or None)`` of every
-    (beam, word) continuation, ``[batch, beam, vocab]``: finished beams can
-    only continue with ``end_token``, at no cost."""
-    previously_finished = beam_state.finished
-    not_finished = tf.logical_not(previously_finished)
-    step_log_probs = mask_probs(tf.nn.log_softmax(logits), end_token, previously_finished)
-    total_probs = tf.expand_dims(beam_state.log_probs, 2) + step_log_probs
-    vocab_size = tf.compat.dimension_value(logits.shape[-1]) or tf.shape(logits)[-1]
-    new_lengths = _step_lengths(beam_state, end_token, batch_size, beam_width, vocab_size)
-    accumulated = None
-    attention_probs = _attention_probs(next_cell_state, coverage_penalty_weight)
-    if attention_probs is not None:
-        attention_probs *= tf.expand_dims(tf.cast(not_finished, tf.float32), 2)
-        accumulated = beam_state.accumulated_attention_probs + attention_probs
-    scores = get_scores(total_probs, new_lengths, length_penalty_weight,
-                        coverage_penalty_weight, previously_finished, accumulated)  # fmt: skip
-    return total_probs, scores, accumulated
-
-
-def _beam_search_step(time, logits, next_cell_state, beam_state, batch_size, beam_width,
-                      end_token, length_penalty_weight, coverage_penalty_weight):  # fmt: skip
-    """One step: score all continuations, keep the best ``beam_width`` per
-    batch entry, and gather the beams' probs, lengths, finished flags,
-    attention and cell state after them."""
-    del time  # step 0 expands beam 0 alone through the initial -inf log probs
-    static_batch_size = tf.get_static_value(batch_size)
-    total_probs, scores, accumulated = _continuation_scores(
-        logits, next_cell_state, beam_state, batch_size, beam_width, end_token,
-        length_penalty_weight, coverage_penalty_weight,
-    )  # fmt: skip
-    vocab_size = tf.compat.dimension_value(logits.shape[-1]) or tf.shape(logits)[-1]
-    scores_flat = tf.reshape(scores, [batch_size, -1])
-    k = tf.convert_to_tensor(beam_width, dtype=tf.int32, name="beam_width")
-    next_beam_scores, word_indices = tf.nn.top_k(scores_flat, k=k)
-    next_beam_scores.set_shape([static_batch_size, beam_width])
-    word_indices.set_shape([static_batch_size, beam_width])
-
-    def gather(indices, from_, range_size, shape, name=None):
-        return tensor_gather_helper(indices, from_, batch_size, range_size, shape, name)
-
-    next_beam_probs = gather(word_indices, total_probs, beam_width * vocab_size, [-1],
-                             "next_beam_probs")  # fmt: skip
-    raw_word_ids = tf.math.floormod(word_indices, vocab_size, name="next_beam_word_ids")
-    next_word_ids = tf.cast(raw_word_ids, tf.int32)
-    next_beam_ids = tf.cast(word_indices / vocab_size, tf.int32, name="next_beam_parent_ids")
-    previously_finished = gather(next_beam_ids, beam_state.finished, beam_width, [-1])
-    next_finished = tf.logical_or(previously_finished, tf.equal(next_word_ids, end_token),
-                                  name="next_beam_finished")  # fmt: skip
-    lengths_to_add = tf.cast(tf.logical_not(previously_finished), tf.int64)
-    next_lengths = gather(next_beam_ids, beam_state.lengths, beam_width, [-1]) + lengths_to_add
-    next_accumulated = ()
-    if accumulated is not None:
-        next_accumulated = gather(next_beam_ids, accumulated, beam_width,
-                                  [batch_size * beam_width, -1],
-                                  "next_accumulated_attention_probs")  # fmt: skip
-    next_cell_state = nest.map_structure(
-        lambda from_: maybe_tensor_gather_helper(
-            next_beam_ids, from_, batch_size, beam_width, [batch_size * beam_width, -1]),
-        next_cell_state,
-    )  # fmt: skip
-    next_state = BeamSearchDecoderState(
-        cell_state=next_cell_state, log_probs=next_beam_probs, lengths=next_lengths,
-        finished=next_finished, accumulated_attention_probs=next_accumulated,
-    )  # fmt: skip
-    output = BeamSearchDecoderOutput(next_beam_scores, next_word_ids, next_beam_ids)
-    return output, next_state
 
 
 class BeamSearchDecoder(Decoder):
@@ -251,11 +147,7 @@ class BeamSearchDecoder(Decoder):
         """``(finished, start_inputs, state)``: only beam 0 alive (log prob
         0, the others -inf and finished), so step 0 expands it alone."""
         dtype = nest.flatten(self._initial_cell_state)[0].dtype
-        log_probs = tf.one_hot(
-            tf.zeros([self._batch_size], tf.int32), depth=self._beam_width,
-            on_value=tf.convert_to_tensor(0.0, dtype=dtype),
-            off_value=tf.convert_to_tensor(-np.inf, dtype=dtype), dtype=dtype,
-        )  # fmt: skip
+        log_probs = initial_log_probs(self._batch_size, self._beam_width, dtype)
         attention = _attention_probs(self._initial_cell_state, self._coverage_penalty_weight)
         state = BeamSearchDecoderState(
             cell_state=self._initial_cell_state, log_probs=log_probs, finished=self._finished,
@@ -282,9 +174,11 @@ class BeamSearchDecoder(Decoder):
             )
             if self._output_layer is not None:
                 cell_outputs = self._output_layer(cell_outputs)
-            output, next_state = _beam_search_step(
-                time, cell_outputs, next_cell_state, state, self._batch_size, self._beam_width,
-                self._end_token, self._length_penalty_weight, self._coverage_penalty_weight,
+            output, next_state = beam_search_step(
+                cell_outputs, next_cell_state,
+                _attention_probs(next_cell_state, self._coverage_penalty_weight), state,
+                self._batch_size, self._beam_width, self._end_token,
+                self._length_penalty_weight, self._coverage_penalty_weight, self._gather_state,
             )  # fmt: skip
             finished = next_state.finished
             next_inputs = v1.cond(
@@ -314,6 +208,13 @@ class BeamSearchDecoder(Decoder):
             beam_search_decoder_output=outputs, predicted_ids=predicted_ids
         )
         return outputs, final_state
+
+    def _gather_state(self, beam_ids, t):
+        """A state tensor's rows after the chosen beams (TensorArrays and
+        scalars pass)."""
+        rows = self._batch_size * self._beam_width
+        return maybe_tensor_gather_helper(beam_ids, t, self._batch_size, self._beam_width,
+                                          [rows, -1])  # fmt: skip
 
     def _merge_batch_beams(self, t, s=None) -> tf.Tensor:
         """``[batch, beam] + s`` -> ``[batch * beam] + s``."""

@@ -43,9 +43,11 @@ _rule(
     "attention, BeamSearchDecoder, sequence_loss: TF 1.15's ops under its variable names, "
     "so the checkpoint restores); in TF2: tf1_train.tf2.decode and tf1_train.tf2.attention "
     "(BasicDecoder with teacher forcing or greedy decoding, AttentionWrapper with Luong or "
-    "Bahdanau attention, sequence_loss, on TF1's names), or a Keras RNN layer for teacher "
-    "forcing and your own loop over the cell for decoding (no maintained package has beam "
-    "search with GNMT's penalties: TensorFlow Addons' port ended with Addons)",
+    "Bahdanau attention, sequence_loss, on TF1's names) and tf1_train.tf2.beam_search "
+    "(BeamSearchDecoder with GNMT's penalties, tile_batch, gather_tree: the same beams and "
+    "scores), or a Keras RNN layer for teacher forcing and your own loop over the cell for "
+    "decoding (no maintained package has beam search with GNMT's penalties: TensorFlow "
+    "Addons' port ended with Addons)",
     "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
     ROW_DYNAMIC_SEQ2SEQ,
 )

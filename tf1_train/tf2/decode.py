@@ -17,7 +17,8 @@ broadcast it over the last axis).
 
 Left out (``dynamic_decode`` refuses them in one ``NotImplementedError``
 line): the other helpers (scheduled sampling, sampling, inference, custom)
-and decoders (a user's ``Decoder`` subclass, beam search).
+and decoders (a user's ``Decoder`` subclass); beam search:
+tf1_train/tf2/beam_search.py.
 """
 
 from __future__ import annotations
@@ -139,13 +140,18 @@ class BasicDecoder:
                 self.bias = params.create(f"{name}/bias", [output_size], zeros)
         self.output_depth = output_size or out
 
-    def step(self, time, inputs, state, helper: Helper):
-        """``(BasicDecoderOutput, next state, next inputs, finished)``."""
+    def project(self, inputs, state):
+        """``(outputs, next state)``: the cell, then the output layer."""
         outputs, state = self.cell(inputs, state)
         if self.kernel is not None:
             outputs = tf.matmul(outputs, read(self.kernel, outputs))
             if self.bias is not None:
                 outputs = tf.nn.bias_add(outputs, read(self.bias, outputs))
+        return outputs, state
+
+    def step(self, time, inputs, state, helper: Helper):
+        """``(BasicDecoderOutput, next state, next inputs, finished)``."""
+        outputs, state = self.project(inputs, state)
         sample_ids = helper.sample(time, outputs)
         finished, next_inputs = helper.next_inputs(time, outputs, sample_ids)
         return BasicDecoderOutput(outputs, sample_ids), state, next_inputs, finished
@@ -160,7 +166,7 @@ def _output_arrays(decoder: BasicDecoder, dtype, batch) -> BasicDecoderOutput:
     )  # fmt: skip
 
 
-def dynamic_decode(decoder: BasicDecoder, helper: Helper, initial_state,
+def dynamic_decode(decoder: BasicDecoder, helper: Optional[Helper] = None, initial_state=None,
                    output_time_major: bool = False, impute_finished: bool = False,
                    maximum_iterations=None, parallel_iterations: int = 32,
                    swap_memory: bool = False):  # fmt: skip
@@ -169,14 +175,34 @@ def dynamic_decode(decoder: BasicDecoder, helper: Helper, initial_state,
     ``maximum_iterations``). A sequence's length is the step it first
     finished at; ``impute_finished`` zeroes a finished sequence's outputs
     and carries its state through unchanged. Outputs are batch-major unless
-    ``output_time_major``."""
+    ``output_time_major``.
+
+    A ``tf1_train.tf2.beam_search.BeamSearchDecoder`` holds its own start
+    and initial state, as TF1's did: ``dynamic_decode(beam_decoder,
+    maximum_iterations=...)`` (its outputs: TF1's beam search outputs)."""
+    from tf1_train.tf2 import beam_search  # it builds on this module
+
+    if isinstance(decoder, beam_search.BeamSearchDecoder):
+        if helper is not None or initial_state is not None:
+            raise ValueError("a BeamSearchDecoder takes no helper or initial_state here: "
+                             "it was given its start tokens and initial state")  # fmt: skip
+        if impute_finished:
+            raise left_out("impute_finished with a BeamSearchDecoder")
+        return beam_search.decode_beams(decoder, output_time_major, maximum_iterations,
+                                        parallel_iterations, swap_memory)  # fmt: skip
     if not isinstance(decoder, BasicDecoder):
-        raise left_out(f"decoders other than BasicDecoder (got {type(decoder).__name__})")
+        raise left_out(
+            f"decoders other than BasicDecoder and BeamSearchDecoder (got {type(decoder).__name__})"
+        )
+    if helper is None:
+        raise ValueError("dynamic_decode of a BasicDecoder needs its helper and initial_state")
     if not isinstance(helper, (TrainingHelper, GreedyEmbeddingHelper)):
         raise left_out(
             "helpers other than TrainingHelper and GreedyEmbeddingHelper "
             f"(got {type(helper).__name__})"
         )
+    if initial_state is None:
+        raise ValueError("dynamic_decode of a BasicDecoder needs its helper and initial_state")
     finished, inputs = helper.initialize()
     if maximum_iterations is not None:
         maximum_iterations = tf.convert_to_tensor(maximum_iterations, tf.int32)
