@@ -30,7 +30,7 @@ from typing import Callable, NamedTuple, Optional
 
 import tensorflow as tf
 
-from tf1_train.tf2.layers import Params, glorot_uniform, ones, read, zeros
+from tf1_train.tf2.layers import Params, glorot_uniform, graph_code, ones, read, zeros
 from tf1_train.tf2.rnn_cells import State, _Cell
 
 
@@ -80,6 +80,7 @@ class _Mechanism:
         self.score_mask_value = score_mask_value
         self._memory: Optional[Memory] = None
 
+    @graph_code
     def setup_memory(self, memory: tf.Tensor, memory_sequence_length=None) -> None:
         """This batch's ``[batch, time, memory_depth]`` memory, zeroed past
         each length (the keys are made from it: padding reaches no context)."""
@@ -114,6 +115,7 @@ class _Mechanism:
         keys = self.memory.keys
         return tf.zeros([batch, keys.shape[1] or tf.shape(keys)[1]], dtype)
 
+    @graph_code
     def __call__(self, query: tf.Tensor, state: tf.Tensor):
         """``(alignments, next state)``, both the new alignments; the score
         is ``score_mask_value`` (TF1's default: -inf) past each length."""

@@ -24,6 +24,8 @@ from typing import Optional, Sequence
 import numpy as np
 import tensorflow as tf
 
+from tf1_train.tf2.layers import graph_code
+
 nest = tf.nest
 
 
@@ -63,6 +65,7 @@ def _merged_shape(name: str, shapes: Sequence[tf.TensorShape], ranks: Sequence[i
     return tf.TensorShape([ids[0], batch[0], ids[2]])
 
 
+@graph_code
 def gather_tree(step_ids, parent_ids, max_sequence_lengths, end_token,
                 name: Optional[str] = None) -> tf.Tensor:  # fmt: skip
     """Whole beams ``[max_time, batch, beam]`` from each step's ids and parent
@@ -116,6 +119,7 @@ def _tile_batch(t, multiplier: int) -> tf.Tensor:
     return tiled
 
 
+@graph_code
 def tile_batch(t, multiplier: int, name: Optional[str] = None):
     """Each batch entry of each tensor of ``t`` repeated ``multiplier`` times
     in a row (``[b0, b0, b1, b1, ...]``), the layout ``BeamSearchDecoder``

@@ -18,7 +18,7 @@ from typing import Callable, Tuple
 
 import tensorflow as tf
 
-from tf1_train.tf2.layers import Params, glorot_uniform
+from tf1_train.tf2.layers import Params, glorot_uniform, graph_code
 from tf1_train.tf2.rnn import _unroll
 
 
@@ -37,6 +37,7 @@ def masked(lengths: tf.Tensor, values: tf.Tensor) -> tf.Tensor:
     return tf.where(tf.less_equal(lengths, 0), tf.zeros_like(values), values)
 
 
+@graph_code
 def crf_sequence_score(inputs, tag_indices, sequence_lengths, transition_params) -> tf.Tensor:
     """The unnormalized score of each tag sequence: [batch]."""
 
@@ -55,6 +56,7 @@ def crf_sequence_score(inputs, tag_indices, sequence_lengths, transition_params)
     return smart_cond(inputs, single, multi)
 
 
+@graph_code
 def crf_unary_score(tag_indices, sequence_lengths, inputs) -> tf.Tensor:
     """The sum of each sequence's unary potentials within its length."""
     batch_size, max_seq_len, num_tags = (tf.shape(inputs)[i] for i in range(3))
@@ -68,6 +70,7 @@ def crf_unary_score(tag_indices, sequence_lengths, inputs) -> tf.Tensor:
     return tf.reduce_sum(unary * masks, 1)
 
 
+@graph_code
 def crf_binary_score(tag_indices, sequence_lengths, transition_params) -> tf.Tensor:
     """The sum of each sequence's transition scores within its length."""
     num_tags = transition_params.shape[0]
@@ -109,6 +112,7 @@ def forward_step(transition_params: tf.Tensor) -> Callable:
     return step
 
 
+@graph_code
 def crf_log_norm(inputs, sequence_lengths, transition_params, loop=twin_loop) -> tf.Tensor:
     """The log partition function of each sequence: [batch]."""
     first_input = tf.squeeze(tf.slice(inputs, [0, 0, 0], [-1, 1, -1]), [1])
@@ -125,6 +129,7 @@ def crf_log_norm(inputs, sequence_lengths, transition_params, loop=twin_loop) ->
     return smart_cond(inputs, single, multi)
 
 
+@graph_code
 def crf_log_likelihood(inputs, tag_indices, sequence_lengths, transition_params) -> tf.Tensor:
     """The log-likelihood of each tag sequence: [batch]. TF1's function also
     made the transitions when not given; a twin holds them in ``CRF``."""
@@ -132,6 +137,7 @@ def crf_log_likelihood(inputs, tag_indices, sequence_lengths, transition_params)
     return scores - crf_log_norm(inputs, sequence_lengths, transition_params)
 
 
+@graph_code
 def crf_multitag_sequence_score(
     inputs, tag_bitmap, sequence_lengths, transition_params, loop=twin_loop
 ) -> tf.Tensor:
@@ -165,6 +171,7 @@ def decode_backward_step(inputs, state):
     return new_tags, new_tags
 
 
+@graph_code
 def crf_decode(
     potentials, transition_params, sequence_length, loop=twin_loop
 ) -> Tuple[tf.Tensor, tf.Tensor]:

@@ -28,7 +28,7 @@ from typing import Callable, NamedTuple, Optional, Union
 import tensorflow as tf
 
 from tf1_train.tf2.attention import left_out
-from tf1_train.tf2.layers import Params, glorot_uniform, read, zeros
+from tf1_train.tf2.layers import Params, glorot_uniform, graph_code, read, zeros
 from tf1_train.tf2.rnn_cells import _Cell
 
 
@@ -166,6 +166,7 @@ def _output_arrays(decoder: BasicDecoder, dtype, batch) -> BasicDecoderOutput:
     )  # fmt: skip
 
 
+@graph_code
 def dynamic_decode(decoder: BasicDecoder, helper: Optional[Helper] = None, initial_state=None,
                    output_time_major: bool = False, impute_finished: bool = False,
                    maximum_iterations=None, parallel_iterations: int = 32,
@@ -243,6 +244,7 @@ def dynamic_decode(decoder: BasicDecoder, helper: Optional[Helper] = None, initi
     return outputs, loop[2], loop[5]
 
 
+@graph_code
 def sequence_loss(logits: tf.Tensor, targets: tf.Tensor, weights: tf.Tensor,
                   average_across_timesteps: bool = True, average_across_batch: bool = True,
                   sum_over_timesteps: bool = False, sum_over_batch: bool = False,

@@ -52,7 +52,7 @@ from typing import List, Optional
 
 import tensorflow as tf
 
-from tf1_train.tf2.layers import Params
+from tf1_train.tf2.layers import Params, graph_code
 from tf1_train.tf2.rnn_cells import (  # noqa: F401 (the cells are this module's too)
     AttentionCellWrapper,
     BasicLSTMCell,
@@ -98,6 +98,7 @@ class DynamicRNN:
         self.cell = cell
         cell.build(params, scope, depth)
 
+    @graph_code
     def __call__(self, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor] = None):
         return _unroll(self.cell, inputs, sequence_length)
 
@@ -117,6 +118,7 @@ class BidirectionalDynamicRNN:
             params, f"{scope}/bw", depth
         )
 
+    @graph_code
     def __call__(self, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor] = None):
         out_fw, state_fw = _unroll(self.cells[0], inputs, sequence_length)
         out_bw, state_bw = _unroll(self.cells[1], _reverse(inputs, sequence_length),
@@ -150,6 +152,7 @@ class StackBidirectionalRNN:
             self.layers.append(BidirectionalDynamicRNN(params, fw, bw, depth, under))
             depth = self.layers[-1].output_depth
 
+    @graph_code
     def __call__(self, inputs, sequence_length: Optional[tf.Tensor] = None):
         x = tf.stack(inputs, axis=1) if self.static else inputs
         states_fw, states_bw = [], []
@@ -178,6 +181,7 @@ class LSTMBlockFusedCell:
         self.cell.scope, self.reverse = name, reverse
         self.cell.build(params, "", depth)
 
+    @graph_code
     def __call__(self, inputs: tf.Tensor, sequence_length: Optional[tf.Tensor] = None):
         x = tf.transpose(inputs, [1, 0, 2])  # batch-major, as _unroll takes it
         if self.reverse:

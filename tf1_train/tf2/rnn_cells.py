@@ -13,7 +13,7 @@ from typing import Optional, Sequence, Tuple
 
 import tensorflow as tf
 
-from tf1_train.tf2.layers import Params, glorot_uniform, ones, read, zeros
+from tf1_train.tf2.layers import Params, glorot_uniform, graph_code, ones, read, zeros
 
 State = Tuple[tf.Tensor, ...]
 
@@ -23,6 +23,14 @@ class _Cell:
 
     scope = ""
 
+    def __init_subclass__(cls, **kwargs):
+        # A cell's step and zero state are graph code (layers.graph_code):
+        # each of our cells', marked here once (a user's own keep AutoGraph).
+        super().__init_subclass__(**kwargs)
+        for name in ("__call__", "zero_state"):
+            if name in vars(cls) and cls.__module__.startswith("tf1_train."):
+                setattr(cls, name, graph_code(vars(cls)[name]))
+
     def __init__(self, num_units: int):
         self.units = num_units
 
@@ -30,6 +38,7 @@ class _Cell:
         """Creates the variables under ``prefix``/``scope``; the output depth."""
         raise NotImplementedError
 
+    @graph_code
     def zero_state(self, batch, dtype) -> State:
         return (tf.zeros([batch, self.units], dtype),)
 

@@ -14,7 +14,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 import tensorflow as tf
 
-from tf1_train.tf2.layers import Params, glorot_uniform, read, zeros
+from tf1_train.tf2.layers import Params, glorot_uniform, graph_code, read, zeros
 from tf1_train.tf2.rnn import DynamicRNN
 from tf1_train.tf2.rnn_cells import State, _Cell
 from tf1_train.tf2.rnn_wrappers import EmbeddingWrapper, OutputProjectionWrapper
@@ -31,6 +31,7 @@ class RNNDecoder:
         self.cell = cell
         cell.build(params, scope, depth)
 
+    @graph_code
     def __call__(self, decoder_inputs: Sequence[tf.Tensor], initial_state: State,
                  loop_function: Optional[Callable] = None):  # fmt: skip
         state, outputs, prev = initial_state, [], None
@@ -87,6 +88,7 @@ class AttentionDecoder:
         self.output = _Linear(params, f"{scope}/AttnOutputProjection", out + reads,
                               output_size or out)  # fmt: skip
 
+    @graph_code
     def __call__(self, decoder_inputs: Sequence[tf.Tensor], initial_state: State,
                  attention_states: tf.Tensor,
                  loop_function: Optional[Callable] = None):  # fmt: skip
@@ -176,6 +178,7 @@ class EmbeddingAttentionSeq2Seq:
         )  # fmt: skip
         self.output_projection = output_projection
 
+    @graph_code
     def __call__(self, encoder_inputs: Sequence[tf.Tensor], decoder_inputs: Sequence[tf.Tensor],
                  feed_previous: bool = False):  # fmt: skip
         ids = tf.stack(encoder_inputs, axis=1)[:, :, None]  # [batch, time, 1]
@@ -186,6 +189,7 @@ class EmbeddingAttentionSeq2Seq:
         return self.decoder(inputs, encoder_state, encoder_outputs, loop)
 
 
+@graph_code
 def sequence_loss_by_example(
     logits: List[tf.Tensor],
     targets: List[tf.Tensor],
@@ -215,6 +219,7 @@ def sequence_loss_by_example(
     return log_perps
 
 
+@graph_code
 def sequence_loss(
     logits: List[tf.Tensor],
     targets: List[tf.Tensor],
