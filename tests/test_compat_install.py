@@ -105,6 +105,8 @@ def test_legacy_script_trains_through_python_m_compat(tmp_path):
     [
         ([], "usage: python -m tf1_train.compat"),
         (["no_such_script.py"], "error: no_such_script.py"),
+        (["-m"], "error: -m needs a module name"),
+        (["-m", "no_such_package.train"], "error: -m no_such_package.train: No module named"),
     ],
 )
 def test_python_m_compat_bad_input(args, message):

@@ -1,7 +1,10 @@
 """python -m tf1_train.compat SCRIPT.py [ARGS...]: run an unmodified legacy
 ``tf.layers`` program on Keras 3, as ``__main__`` with ``sys.argv`` set to
 ``[SCRIPT.py, ARGS...]``, after ``tf1_train.compat.install()``, in graph mode
-as under TF1.
+as under TF1. ``python -m tf1_train.compat -m PACKAGE.MODULE [ARGS...]``
+runs a module of a package the way ``python -m`` does (the current directory
+first on ``sys.path``, relative imports working): code bases such as
+TensorFlow's NMT (``python -m nmt.nmt``) were started so.
 
 Graph mode because a TF1 program that builds inside ``with
 tf.Graph().as_default():`` and never disables eager execution (tf-slim's
@@ -10,6 +13,7 @@ a thread outside that block is eager, and ``tf.train.Supervisor``'s step
 counter thread (``slim.learning.train``) then fails reading the global step
 ("is out of scope and cannot be used here") and training stops at step 0."""
 
+import importlib.util
 import os
 import runpy
 import sys
@@ -17,7 +21,22 @@ from typing import Optional
 
 from tf1_train.compat import install
 
-USAGE = "usage: python -m tf1_train.compat SCRIPT.py [ARGS...]"
+USAGE = "usage: python -m tf1_train.compat SCRIPT.py [ARGS...] | -m MODULE [ARGS...]"
+
+
+def _module_error(name: str) -> Optional[str]:
+    """Why ``-m name`` cannot run, or None (python -m's own checks)."""
+    if not name or name.startswith("-"):
+        return f"-m needs a module name; {USAGE}"
+    sys.path.insert(0, os.getcwd())
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError) as e:  # a parent package that is missing or fails
+        return f"-m {name}: {e}"
+    if spec is None:
+        return (f"-m {name}: no such module (run from the directory that holds its "
+                "package, or put it on PYTHONPATH)")  # fmt: skip
+    return None
 
 
 def main(argv: Optional[list] = None) -> int:
@@ -25,18 +44,32 @@ def main(argv: Optional[list] = None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stderr if not argv else sys.stdout)
         return 2 if not argv else 0
+    if argv[0] == "-m":
+        module = argv[1] if len(argv) > 1 else ""
+        error = _module_error(module)
+        if error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        _graph_mode()
+        sys.argv = [module, *argv[2:]]  # runpy sets argv[0] to the module's file
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+        return 0
     script = argv[0]
     if not os.path.isfile(script):
         print(f"error: {script}: no such file; {USAGE}", file=sys.stderr)
         return 2
-    install()
-    import tensorflow as tf
-
-    tf.compat.v1.disable_eager_execution()
+    _graph_mode()
     sys.argv = [script, *argv[1:]]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     runpy.run_path(script, run_name="__main__")
     return 0
+
+
+def _graph_mode() -> None:
+    install()
+    import tensorflow as tf
+
+    tf.compat.v1.disable_eager_execution()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Importable ``tensorflow.contrib.quantize``, ``.training``, ``.rnn``,
-``.legacy_seq2seq``, ``.seq2seq``, ``.crf`` and ``.distributions``, whose every name
+``.legacy_seq2seq``, ``.seq2seq``, ``.crf``, ``.distributions``, ``.data`` and
+``.learn`` (TF 1.15's names: _contrib_data.py), whose every name
 raises on use, except the core TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names
 rebuilt on TensorFlow 2.21), and all of ``.legacy_seq2seq``, ``.seq2seq`` and ``.crf``,
 which were core ops (tf1_train/compat/_contrib_seq2seq.py, _contrib_decode.py and the
@@ -27,7 +28,7 @@ what they did (tf1_train/compat/_contrib_rnn.py). And two functions:
 ``stack_bidirectional_dynamic_rnn`` and ``stack_bidirectional_rnn`` were
 layers of the core ``bidirectional_dynamic_rnn`` and
 ``static_bidirectional_rnn`` under ``stack_bidirectional_rnn/cell_<i>/``,
-each layer fed the last one's outputs concatenated; they are built so again.
+each layer fed the last one's outputs concatenated; they are built so again (_contrib_stack_rnn.py).
 ``AttentionCellWrapper`` was core ops around the wrapped cell: the same ops
 again (tf1_train/compat/_contrib_attention.py), and so were the research
 cells ``NASCell``, ``UGRNNCell``, ``IntersectionRNNCell``, ``IndRNNCell``,
@@ -48,7 +49,7 @@ distributions it re-exported (_contrib_distributions.py).
 import importlib
 import types
 
-from tf1_train.compat import _contrib_distributions
+from tf1_train.compat import _contrib_data, _contrib_distributions
 
 PACKAGE = "tensorflow.contrib"
 PLACEHOLDERS = {
@@ -67,6 +68,8 @@ PLACEHOLDERS = {
     "crf": "every name of TF 1.15's tensorflow.contrib.crf is kept",
     "seq2seq": "every name of TF 1.15's tensorflow.contrib.seq2seq is kept",
     "distributions": _contrib_distributions.GONE,
+    "data": _contrib_data.DATA_GONE,
+    "learn": _contrib_data.LEARN_GONE,
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -171,81 +174,12 @@ RNN_FROM_CORE = (
 )
 
 
-def stack_bidirectional_dynamic_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None,
-                                    initial_states_bw=None, dtype=None, sequence_length=None,
-                                    parallel_iterations=None, time_major=False, scope=None,
-                                    swap_memory=False):  # fmt: skip
-    """``tf.contrib.rnn.stack_bidirectional_dynamic_rnn``: (outputs, the
-    forward states, the backward states), one bidirectional layer per pair
-    of cells, variables under ``scope``/``cell_<i>``/``bidirectional_rnn``/."""
-    import tensorflow as tf
-
-    def layer(fw, bw, x, init_fw, init_bw, _):
-        outputs, (state_fw, state_bw) = tf.compat.v1.nn.bidirectional_dynamic_rnn(
-            fw, bw, x, initial_state_fw=init_fw, initial_state_bw=init_bw,
-            sequence_length=sequence_length, parallel_iterations=parallel_iterations,
-            dtype=dtype, swap_memory=swap_memory, time_major=time_major,
-        )  # fmt: skip
-        return tf.concat(outputs, 2), state_fw, state_bw
-
-    return _stack(layer, cells_fw, cells_bw, inputs, initial_states_fw, initial_states_bw, scope)
-
-
-def stack_bidirectional_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None,
-                            initial_states_bw=None, dtype=None, sequence_length=None,
-                            scope=None):  # fmt: skip
-    """``tf.contrib.rnn.stack_bidirectional_rnn``, the static one: (a list
-    of each step's outputs, the forward states, the backward states), each
-    layer the core ``static_bidirectional_rnn`` on the last one's outputs,
-    variables under ``scope``/``cell_<i>``/``fw|bw``/ (TF 1.15 passed the
-    layer's scope on, so no ``bidirectional_rnn`` level as in the dynamic one)."""
-    import tensorflow as tf
-
-    def layer(fw, bw, x, init_fw, init_bw, cell_scope):
-        return tf.compat.v1.nn.static_bidirectional_rnn(
-            fw, bw, x, initial_state_fw=init_fw, initial_state_bw=init_bw,
-            sequence_length=sequence_length, dtype=dtype, scope=cell_scope,
-        )  # fmt: skip
-
-    return _stack(layer, cells_fw, cells_bw, inputs, initial_states_fw, initial_states_bw, scope)
-
-
-def _stack(layer, cells_fw, cells_bw, inputs, initial_states_fw, initial_states_bw, scope):
-    """The stacking both contrib functions shared: TF 1.15's checks (one list
-    of cells per direction, as long), then ``layer(fw, bw, x, initial states,
-    the cell_<i> scope) -> (outputs, state_fw, state_bw)`` per pair of cells
-    under ``scope``/``cell_<i>``, each fed the last one's outputs."""
-    import tensorflow as tf
-
-    if not isinstance(cells_fw, list) or not isinstance(cells_bw, list):
-        raise ValueError("cells_fw and cells_bw must be lists of RNNCells (one per layer).")
-    if not cells_fw or len(cells_fw) != len(cells_bw):
-        raise ValueError("cells_fw and cells_bw must be lists of one cell per layer, as long")
-    states_fw, states_bw, x = [], [], inputs
-    with tf.compat.v1.variable_scope(scope or "stack_bidirectional_rnn"):
-        for i, (fw, bw) in enumerate(zip(cells_fw, cells_bw)):
-            with tf.compat.v1.variable_scope(f"cell_{i}") as cell_scope:
-                x, state_fw, state_bw = layer(
-                    fw, bw, x,
-                    initial_states_fw[i] if initial_states_fw else None,
-                    initial_states_bw[i] if initial_states_bw else None,
-                    cell_scope,
-                )  # fmt: skip
-            states_fw.append(state_fw)
-            states_bw.append(state_bw)
-    return x, tuple(states_fw), tuple(states_bw)
-
-
-_STACKS = {
-    "stack_bidirectional_dynamic_rnn": stack_bidirectional_dynamic_rnn,
-    "stack_bidirectional_rnn": stack_bidirectional_rnn,
-}
-
-
 def _core_rnn(name: str):
     """The core object tf.contrib.rnn re-exported as ``name``."""
-    if name in _STACKS:
-        return _STACKS[name]
+    if name in ("stack_bidirectional_dynamic_rnn", "stack_bidirectional_rnn"):
+        from tf1_train.compat import _contrib_stack_rnn
+
+        return getattr(_contrib_stack_rnn, name)
     if name in RNN_KEPT:
         from tf1_train.compat import _contrib_rnn
 
@@ -296,6 +230,8 @@ _KEPT = {
     "seq2seq": (tuple(sorted(sum(DYNAMIC_SEQ2SEQ.values(), ()))), _dynamic_seq2seq),
     "training": (TRAINING_KEPT, _training),
     "distributions": (tuple(_contrib_distributions.CORE), _distributions),
+    "data": (_contrib_data.DATA_KEPT, _contrib_data.data),
+    "learn": (_contrib_data.LEARN_KEPT, _contrib_data.learn),
 }
 
 
@@ -336,6 +272,13 @@ def describe(submodule: str) -> str:
         return "HParams and parse_values work as in TF 1.15, every other name raises"
     if submodule == "distributions":
         return "its core distributions work (TensorFlow's classes), contrib's own raise"
+    if submodule == "data":
+        return (
+            "TF 1.15's names work (tf.data.experimental's, or rebuilt on tf.data), but "
+            "the statistics aggregators, LMDBDataset and the Estimator hook"
+        )
+    if submodule == "learn":
+        return "ModeKeys works, every other name raises"
     if _KEPT.get(submodule):
         return "every name of TF 1.15's module works (TF 1.15's ops)"
     return "a placeholder module whose every name raises on use"

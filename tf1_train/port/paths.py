@@ -218,8 +218,10 @@ CONTRIB: Dict[str, str] = {
     "installed), or tf.compat.v1 / tf.nest / tf.sort",
     "training": "tf.compat.v1.train, tf.data for its input helpers (HParams, parse_values: "
     "unmodified, tf1_train.compat.install() serves them, or a dataclass)",
-    "data": "tf.data",
-    "learn": "none (removed; tf.data + a Session loop)",
+    "data": "tf.data.experimental's same names, or Dataset.batch(drop_remainder=True) / "
+    "Dataset.window for its own (unmodified: tf1_train.compat.install() serves TF 1.15's names)",
+    "learn": "none (removed; tf.data + a Session loop; ModeKeys' strings: unmodified, "
+    "tf1_train.compat.install() serves them)",
     "rnn": "its core cells, static_rnn, LSTMBlockCell, "
     "stack_bidirectional_(dynamic_)rnn, LSTMBlockFusedCell, TimeReversedFusedRNN, "
     "GRUBlockCell(V2), LayerNormBasicLSTMCell, AttentionCellWrapper, "
