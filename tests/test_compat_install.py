@@ -107,6 +107,7 @@ def test_legacy_script_trains_through_python_m_compat(tmp_path):
         (["no_such_script.py"], "error: no_such_script.py"),
         (["-m"], "error: -m needs a module name"),
         (["-m", "no_such_package.train"], "error: -m no_such_package.train: No module named"),
+        (["--v1"], "error: --v1 needs a program to run"),
     ],
 )
 def test_python_m_compat_bad_input(args, message):

@@ -4,7 +4,9 @@
 as under TF1. ``python -m tf1_train.compat -m PACKAGE.MODULE [ARGS...]``
 runs a module of a package the way ``python -m`` does (the current directory
 first on ``sys.path``, relative imports working): code bases such as
-TensorFlow's NMT (``python -m nmt.nmt``) were started so.
+TensorFlow's NMT (``python -m nmt.nmt``) were started so. With ``--v1``
+first, ``import tensorflow as tf`` in the program's own files means the v1
+API, as on TensorFlow 1.x (_v1_imports.py).
 
 Graph mode because a TF1 program that builds inside ``with
 tf.Graph().as_default():`` and never disables eager execution (tf-slim's
@@ -21,7 +23,7 @@ from typing import Optional
 
 from tf1_train.compat import install
 
-USAGE = "usage: python -m tf1_train.compat SCRIPT.py [ARGS...] | -m MODULE [ARGS...]"
+USAGE = "usage: python -m tf1_train.compat [--v1] SCRIPT.py [ARGS...] | -m MODULE [ARGS...]"
 
 
 def _module_error(name: str) -> Optional[str]:
@@ -44,13 +46,22 @@ def main(argv: Optional[list] = None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stderr if not argv else sys.stdout)
         return 2 if not argv else 0
+    v1 = argv[0] == "--v1"
+    if v1:
+        argv = argv[1:]
+        if not argv:
+            print(f"error: --v1 needs a program to run; {USAGE}", file=sys.stderr)
+            return 2
     if argv[0] == "-m":
         module = argv[1] if len(argv) > 1 else ""
+        if v1 and module and not module.startswith("-"):
+            _graph_mode(os.getcwd())  # before finding it imports its parent packages
         error = _module_error(module)
         if error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        _graph_mode()
+        if not v1:
+            _graph_mode(None)
         sys.argv = [module, *argv[2:]]  # runpy sets argv[0] to the module's file
         runpy.run_module(module, run_name="__main__", alter_sys=True)
         return 0
@@ -58,18 +69,24 @@ def main(argv: Optional[list] = None) -> int:
     if not os.path.isfile(script):
         print(f"error: {script}: no such file; {USAGE}", file=sys.stderr)
         return 2
-    _graph_mode()
+    _graph_mode(os.path.dirname(os.path.abspath(script)) if v1 else None)
     sys.argv = [script, *argv[1:]]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     runpy.run_path(script, run_name="__main__")
     return 0
 
 
-def _graph_mode() -> None:
+def _graph_mode(v1_root: Optional[str]) -> None:
+    """install(), graph mode, and with ``--v1`` the v1 API for the files
+    under ``v1_root``."""
     install()
     import tensorflow as tf
 
     tf.compat.v1.disable_eager_execution()
+    if v1_root:
+        from tf1_train.compat._v1_imports import serve_v1_api
+
+        serve_v1_api([v1_root])
 
 
 if __name__ == "__main__":

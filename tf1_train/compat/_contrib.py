@@ -274,7 +274,7 @@ def describe(submodule: str) -> str:
         return "its core distributions work (TensorFlow's classes), contrib's own raise"
     if submodule == "data":
         return (
-            "TF 1.15's names work (tf.data.experimental's, or rebuilt on tf.data), but "
+            "TF 1.15's names work (tf.data.experimental's, or rebuilt on tf.data), except "
             "the statistics aggregators, LMDBDataset and the Estimator hook"
         )
     if submodule == "learn":

@@ -32,10 +32,13 @@ def canonical(path: str) -> str:
 
 
 class Aliases:
-    """Local name -> full dotted path, for one file (flow-insensitive: last binding wins)."""
+    """Local name -> full dotted path, for one file (flow-insensitive: last binding wins).
+    ``v1``: `import tensorflow` means the v1 API, as on TF 1.x (and under
+    ``python -m tf1_train.compat --v1``)."""
 
-    def __init__(self, tree: ast.AST, roots: Tuple[str, ...] = ROOTS):
+    def __init__(self, tree: ast.AST, roots: Tuple[str, ...] = ROOTS, v1: bool = False):
         self.names: Dict[str, str] = {}
+        top = "tensorflow.compat.v1" if v1 else "tensorflow"
         # In source order, so `tf = tf.compat.v1` sees the `import tensorflow as tf` above it.
         for node in _in_order(tree):
             if isinstance(node, ast.Import):
@@ -43,12 +46,13 @@ class Aliases:
                     if _tracked(alias.name, roots):
                         local = alias.asname or alias.name.split(".")[0]
                         target = alias.name if alias.asname else local
-                        self.names[local] = canonical(target)
+                        self.names[local] = canonical(top if target == "tensorflow" else target)
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 if _tracked(node.module, roots):
+                    module = top if node.module == "tensorflow" else node.module
                     for alias in node.names:
                         if alias.name != "*":
-                            full = canonical(f"{node.module}.{alias.name}")
+                            full = canonical(f"{module}.{alias.name}")
                             self.names[alias.asname or alias.name] = full
             elif isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target, value = node.targets[0], self.resolve(node.value)

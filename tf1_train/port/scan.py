@@ -1,5 +1,6 @@
-"""`python -m tf1_train.port scan PATH... [--json FILE] [--compat]`: what a TF1 code base hits
-on TF 2.16+ (``--compat``: run unmodified through ``python -m tf1_train.compat``).
+"""`python -m tf1_train.port scan PATH... [--json FILE] [--compat] [--v1]`: what a TF1 code base
+hits on TF 2.16+ (``--compat``: run unmodified through ``python -m tf1_train.compat``;
+``--v1``: through ``python -m tf1_train.compat --v1``).
 
 Reads Python files with `ast` (never runs them), resolves import aliases, and
 reports each construct that breaks, changes numbers, needs a rename, or is
@@ -81,24 +82,26 @@ def python_files(args: Sequence[str]) -> Tuple[List[pathlib.Path], List[str]]:
     return files, errors
 
 
-def _parse(path: pathlib.Path) -> Tuple[Optional[_Parsed], Optional[str]]:
+def _parse(path: pathlib.Path, v1: bool = False) -> Tuple[Optional[_Parsed], Optional[str]]:
     try:
         tree = ast.parse(path.read_bytes(), filename=str(path))
     except SyntaxError as e:
         return None, f"error: {path}:{e.lineno}: does not parse as Python 3: {e.msg}"
     except (OSError, ValueError) as e:
         return None, f"error: {path}: cannot be read: {e}"
-    aliases = Aliases(tree)
+    aliases = Aliases(tree, v1=v1)
     return _Parsed(str(path), tree, aliases, list(dotted_uses(tree, aliases))), None
 
 
-def scan(args: Sequence[str], compat: bool = False) -> Report:
+def scan(args: Sequence[str], compat: bool = False, v1: bool = False) -> Report:
     """Findings for the files under ``args``; ``compat``: the program will run
-    through ``python -m tf1_train.compat`` (install() and graph mode)."""
+    through ``python -m tf1_train.compat`` (install() and graph mode); ``v1``:
+    with ``--v1`` (``import tensorflow`` is the v1 API; implies ``compat``)."""
+    compat = compat or v1
     files, errors = python_files(args)
     parsed = []
     for path in files:
-        result, error = _parse(path)
+        result, error = _parse(path, v1)
         if error:
             errors.append(error)
         else:
@@ -325,7 +328,7 @@ def _parse_args(argv: Sequence[str]) -> Tuple[List[str], Optional[str], Optional
             if not json_to:
                 return [], None, "error: --json needs a FILE (or - for stdout)"
         elif arg.startswith("-") and arg != "-":
-            return [], None, f"error: unknown option {arg}; valid: --json FILE, --compat"
+            return [], None, f"error: unknown option {arg}; valid: --json FILE, --compat, --v1"
         else:
             targets.append(arg)
     if not targets:
@@ -335,11 +338,12 @@ def _parse_args(argv: Sequence[str]) -> Tuple[List[str], Optional[str], Optional
 
 def main(argv: Sequence[str]) -> int:
     compat = "--compat" in argv  # the program runs through python -m tf1_train.compat
-    targets, json_to, error = _parse_args([a for a in argv if a != "--compat"])
+    v1 = "--v1" in argv  # ... with --v1: import tensorflow is the v1 API
+    targets, json_to, error = _parse_args([a for a in argv if a not in ("--compat", "--v1")])
     if error:
         print(error, file=sys.stderr)
         return 2
-    report = scan(targets, compat)
+    report = scan(targets, compat, v1)
     for line in report.errors:
         print(line, file=sys.stderr)
     print(table(report), file=sys.stderr if json_to == "-" else sys.stdout)

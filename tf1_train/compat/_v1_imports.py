@@ -1,0 +1,57 @@
+"""``python -m tf1_train.compat --v1``: in the user's own files, ``import
+tensorflow as tf`` means what it meant on TensorFlow 1.x, the v1 API
+(``tensorflow.compat.v1``), so a TF 1.x code base runs without its import
+lines edited (``tf.placeholder``, ``tf.Session``, ``tf.layers``,
+``tf.contrib`` after ``install()``).
+
+Only the files under the program's directory are served so (the script's
+directory, or the current one for ``-m``), not installed packages: TensorFlow
+itself, tf-slim and tf1_train import the TF2 API as before. ``import
+tensorflow.compat.v1 as tf`` and ``from tensorflow.contrib import ...`` are
+unchanged; ``import tensorflow`` and ``from tensorflow import X`` follow the
+v1 API. What 1.x had beyond its API stays TensorFlow 2's: shapes of ints
+(``shape[i].value`` raises, as the scanner says), resource variables, TF2
+control flow.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+from typing import Callable, Sequence
+
+_PACKAGES = ("site-packages", "dist-packages")
+
+
+def _owner(roots: Sequence[str]) -> Callable[[dict], bool]:
+    """Whether an importing module's globals are one of the user's files."""
+    ours = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tf1_train/
+    roots = tuple(os.path.join(os.path.abspath(r), "") for r in roots)
+
+    def owned(module_globals) -> bool:
+        path = (module_globals or {}).get("__file__")
+        if not isinstance(path, str):
+            return False
+        path = os.path.abspath(path)
+        if path.startswith(os.path.join(ours, "")) or any(p in path for p in _PACKAGES):
+            return False
+        return path.startswith(roots)
+
+    return owned
+
+
+def serve_v1_api(roots: Sequence[str]) -> None:
+    """From now on, ``import tensorflow`` in a file under ``roots`` binds the
+    v1 API (for the rest of the process, as the program runs in it)."""
+    import tensorflow.compat.v1 as v1
+
+    original = builtins.__import__
+    owned = _owner(roots)
+
+    def __import__(name, globals=None, locals=None, fromlist=(), level=0):
+        module = original(name, globals, locals, fromlist, level)
+        if name == "tensorflow" and level == 0 and owned(globals):
+            return v1
+        return module
+
+    builtins.__import__ = __import__
