@@ -250,6 +250,8 @@ def kept(submodule: str, name: str, deeper: str = "") -> bool:
 
     if submodule in _contrib_slim.SERVED:
         return _contrib_slim.kept(submodule, name, deeper)
+    if submodule == "learn":
+        return _contrib_data.learn_kept(name, deeper)
     return name in _KEPT.get(submodule, ((), None))[0]
 
 
@@ -278,7 +280,7 @@ def describe(submodule: str) -> str:
             "the statistics aggregators, LMDBDataset and the Estimator hook"
         )
     if submodule == "learn":
-        return "ModeKeys works, every other name raises"
+        return "ModeKeys and preprocessing's text processors work, every other name raises"
     if _KEPT.get(submodule):
         return "every name of TF 1.15's module works (TF 1.15's ops)"
     return "a placeholder module whose every name raises on use"
@@ -335,4 +337,5 @@ def placeholder_modules() -> dict:
         module.__getattr__ = _gone(full, hint, *_KEPT.get(name, ((), _core_rnn)))
         setattr(package, name, module)
         modules[full] = module
+    modules.update(_contrib_data.learn_modules())  # the paths pickled vocabularies name
     return modules

@@ -15,10 +15,13 @@ statistics aggregators, ``LMDBDataset``, the Estimator hook) raises one line.
 
 Of ``tf.contrib.learn`` (Estimators, Experiment, learn_runner: gone with
 ``tf.estimator``), the ``ModeKeys`` constants are kept, the strings they
-were ('train', 'eval', 'infer').
+were ('train', 'eval', 'infer'), and ``preprocessing``'s text processors
+(_contrib_learn_text.py), under TF 1.15's module paths too.
 """
 
 from __future__ import annotations
+
+import types
 
 import numpy as np
 import tensorflow as tf
@@ -43,11 +46,15 @@ DATA_GONE = (
     "aggregators (StatsAggregator, set_stats_aggregator, latency_stats) and "
     "CheckpointInputPipelineHook (an Estimator hook) are gone"
 )
-LEARN_KEPT = ("ModeKeys",)
+LEARN_KEPT = ("ModeKeys", "preprocessing", "python")
 LEARN_GONE = (
-    "ModeKeys is kept; its Estimators, Experiment and learn_runner went with tf.estimator: "
-    "a Session loop (or tf1_train's trainer: docs/YOUR_MODEL.md)"
+    "ModeKeys and preprocessing's VocabularyProcessor are kept; its Estimators, Experiment "
+    "and learn_runner went with tf.estimator: a Session loop (or tf1_train's trainer: "
+    "docs/YOUR_MODEL.md)"
 )
+LEARN_PY = "tensorflow.contrib.learn.python"
+PREPROCESSING = LEARN_PY + ".learn.preprocessing"
+_learn_modules: dict = {}
 
 
 class ModeKeys:
@@ -142,6 +149,52 @@ def data(name: str):
     return globals()[name]
 
 
+def learn_modules() -> dict:
+    """``{path: module}`` for TF 1.15's module paths of learn's text
+    processors (``learn.python.learn.preprocessing.text``, ...), which the
+    vocabularies TF1 programs pickled name: each holds our classes."""
+    if not _learn_modules:
+        from tf1_train.compat import _contrib_learn_text as text
+
+        names = ("ByteProcessor", "CategoricalVocabulary", "VocabularyProcessor", "tokenizer")
+        members = {LEARN_PY: (), LEARN_PY + ".learn": (), PREPROCESSING: names,
+                   text.TEXT: names + ("TOKENIZER_RE",), text.VOCABULARY: names[1:2]}  # fmt: skip
+        for path, names_in in members.items():
+            module = types.ModuleType(path, "tf1_train.compat: TF 1.15's path of learn's text")
+            module.__path__ = []
+            module.__getattr__ = _refuse(path)
+            for name in names_in:
+                setattr(module, name, getattr(text, name))
+            _learn_modules[path] = module
+        for path, module in _learn_modules.items():  # parents reach their children
+            parent, _, child = path.rpartition(".")
+            if parent in _learn_modules:
+                setattr(_learn_modules[parent], child, module)
+    return _learn_modules
+
+
+def _refuse(path: str):
+    def __getattr__(name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(
+            f"{path}.{name} was removed with tf.contrib in TensorFlow 2.0; tf1_train.compat "
+            "keeps learn.preprocessing's VocabularyProcessor, CategoricalVocabulary, "
+            "ByteProcessor and tokenizer"
+        )
+
+    return __getattr__
+
+
+def learn_kept(name: str, deeper: str) -> bool:
+    """Whether ``tf.contrib.learn.<name>.<deeper>`` works after install()."""
+    if name == "preprocessing":
+        return not deeper or hasattr(learn_modules()[PREPROCESSING], deeper)
+    return name == "ModeKeys" or (name == "python" and deeper in ("", "learn"))
+
+
 def learn(name: str):
     """``tf.contrib.learn.<name>``."""
-    return globals()[name]
+    if name == "ModeKeys":
+        return ModeKeys
+    return learn_modules()[LEARN_PY if name == "python" else PREPROCESSING]

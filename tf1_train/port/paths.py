@@ -220,8 +220,9 @@ CONTRIB: Dict[str, str] = {
     "unmodified, tf1_train.compat.install() serves them, or a dataclass)",
     "data": "tf.data.experimental's same names, or Dataset.batch(drop_remainder=True) / "
     "Dataset.window for its own (unmodified: tf1_train.compat.install() serves TF 1.15's names)",
-    "learn": "none (removed; tf.data + a Session loop; ModeKeys' strings: unmodified, "
-    "tf1_train.compat.install() serves them)",
+    "learn": "none (removed; tf.data + a Session loop; ModeKeys' strings and "
+    "preprocessing.VocabularyProcessor, its pickles too: unmodified, tf1_train.compat.install() "
+    "serves them)",
     "rnn": "its core cells, static_rnn, LSTMBlockCell, "
     "stack_bidirectional_(dynamic_)rnn, LSTMBlockFusedCell, TimeReversedFusedRNN, "
     "GRUBlockCell(V2), LayerNormBasicLSTMCell, AttentionCellWrapper, "
