@@ -131,6 +131,11 @@ CASES: List[Case] = [
         "import numpy as np\nn = int(x)\na = np.zeros(3, np.float32)\nb = np.bool_(1)\n",
     ),
     Case(
+        "flags-parse-flags",
+        TF + "FLAGS = tf.flags.FLAGS\nFLAGS._parse_flags()  # expect: flags-parse-flags\n",
+        TF + "FLAGS = tf.flags.FLAGS\nFLAGS(sys.argv)\nparser.parse_flags()\n",
+    ),
+    Case(
         "sync-replicas",
         TF + "opt = tf.compat.v1.train.SyncReplicasOptimizer(opt, 2)  # expect: sync-replicas\n",
         TF + "opt = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)\n",

@@ -293,3 +293,13 @@ def test_contrib_rnn_core_cells_work_through_compat_and_its_own_cells_still_brea
         (7, "contrib"): "breaks",
         **again,
     }
+
+
+def test_a_ragged_numpy_array_raises_and_dtype_object_keeps_it():
+    # cnn-text-classification-tf's batch_iter: np.array(list(zip(x, y))) of word
+    # ids and one-hot labels; NumPy 1.24 made it an error (docs/PORTING.md row).
+    pairs = list(zip(np.zeros((4, 56), np.int64), np.eye(2)[[0, 1, 0, 1]]))
+    with pytest.raises(ValueError, match="inhomogeneous"):
+        np.array(pairs)
+    kept = np.array(pairs, dtype=object)
+    assert kept.shape == (4, 2) and kept[1, 1].tolist() == [0.0, 1.0]

@@ -1,7 +1,9 @@
 """Rules for what a TF1 training program hits when it runs, beyond TensorFlow's
 API table: ``tf.train.Supervisor`` (and ``slim.learning.train``, which builds
-one) in eager mode, NumPy's removed aliases of the builtins, and tf-slim
-functions that read private TensorFlow names 2.21 moved.
+one) in eager mode, NumPy's removed aliases of the builtins, tf-slim
+functions that read private TensorFlow names 2.21 moved, and TF 1.4's
+``_parse_flags()`` on the flag values (found in cnn-text-classification-tf's
+eval.py).
 
 Both were found running tensorflow/models' TF-slim trainer on TensorFlow 2.21:
 the scan called the Supervisor ``works`` and said nothing of ``np.int`` or of
@@ -16,6 +18,7 @@ from tf1_train.port.names import Aliases
 from tf1_train.port.rules import BREAKS, ROW_SLIM, ROW_SUPERVISOR, V1, _rule
 
 ROW_NUMPY_ALIASES = "`np.int`, `np.float`"
+ROW_PARSE_FLAGS = "`_parse_flags()` on TF 1.4's flags"
 GRAPH_MODE = (
     "call tf.compat.v1.disable_eager_execution at the top of the entry point "
     "(python -m tf1_train.compat script.py does)"
@@ -51,6 +54,16 @@ _rule(
     ROW_SLIM,
 )
 
+_rule(
+    "flags-parse-flags",
+    BREAKS,
+    "drop it: since TF 1.5 tf.flags is absl's, which has no _parse_flags (AttributeError) and "
+    "parses the command line in tf.app.run(); a program that reads flags without "
+    "tf.app.run() first calls its flag values object with sys.argv",
+    "leaves it unchanged and reports nothing",
+    ROW_PARSE_FLAGS,
+)
+
 SUPERVISORS = (V1 + "train.Supervisor", "tensorflow.train.Supervisor", "tf_slim.learning.train")
 # NumPy's aliases of builtins, removed in 1.24 (np.bool and np.long came back as NumPy types).
 NUMPY_ALIASES = ("int", "float", "complex", "str", "object")
@@ -64,9 +77,13 @@ def path_rule(path: str, eager_off: bool) -> Optional[Tuple[str, Dict[str, str]]
 
 
 def numpy_alias_findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
-    """(node, rule, construct, fill-ins) for each ``np.int``-style read, any import spelling."""
+    """(node, rule, construct, fill-ins) for each ``np.int``-style read, any import spelling,
+    and each ``._parse_flags()`` call (TF 1.4's flags, which the text CNNs' eval.py kept)."""
     numpy = Aliases(tree, roots=("numpy",))
     for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "_parse_flags":
+                yield node, "flags-parse-flags", ast.unparse(node), {}
         if isinstance(node, ast.Attribute) and node.attr in NUMPY_ALIASES:
             if numpy.resolve(node) == "numpy." + node.attr:
                 yield node, "numpy-builtin-alias", ast.unparse(node), {"name": node.attr}
