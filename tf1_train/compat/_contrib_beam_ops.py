@@ -12,16 +12,10 @@ from __future__ import annotations
 import tensorflow as tf
 from absl import logging
 
-from tf1_train.tf2.beam_ops import gather_tree, tensor_gather_helper
+from tf1_train.tf2.beam_ops import check_ndims, gather_tree, tensor_gather_helper
 
 v1 = tf.compat.v1
 nest = tf.nest
-
-
-def check_ndims(t: tf.Tensor) -> None:
-    """TF1 needed every state tensor's rank to reshape it."""
-    if t.shape.rank is None:
-        raise ValueError(f"Expected tensor ({t}) to have known rank, but ndims == None.")
 
 
 def check_static_batch_beam(shape: tf.TensorShape, batch_size, beam_width: int) -> bool:

@@ -35,6 +35,7 @@ from tf1_train.tf2.beam_ops import (
     BeamSearchDecoderOutput,
     BeamSearchDecoderState,
     FinalBeamSearchDecoderOutput,
+    attention_probs,
     beam_search_step,
     gather_tree,
     initial_log_probs,
@@ -54,31 +55,8 @@ __all__ = [
 ]
 
 
-def _attention_probs_of(state) -> tf.Tensor:
-    """An AttentionWrapperState's alignments, averaged over its mechanisms."""
-    probs = state.alignments
-    if isinstance(probs, tuple):
-        probs = tf.reduce_mean(tf.concat([tf.expand_dims(p, -1) for p in probs], -1), -1)
-    return probs
-
-
 def _attention_probs(cell_state, coverage_penalty_weight):
-    """``[batch, beam, memory_time]`` attention of the (possibly several)
-    attention wrappers in the state, when the coverage penalty is on."""
-    if coverage_penalty_weight == 0.0:
-        return None
-    if isinstance(cell_state, AttentionWrapperState):
-        per_layer = [_attention_probs_of(cell_state)]
-    elif isinstance(cell_state, tuple):
-        per_layer = [_attention_probs_of(s) for s in cell_state
-                     if isinstance(s, AttentionWrapperState)]  # fmt: skip
-    else:
-        per_layer = []
-    if not per_layer:
-        raise ValueError("coverage_penalty_weight must be 0.0 if no cell is attentional.")
-    if len(per_layer) == 1:
-        return per_layer[0]
-    return tf.reduce_mean(tf.concat([tf.expand_dims(p, -1) for p in per_layer], -1), -1)
+    return attention_probs(cell_state, coverage_penalty_weight, AttentionWrapperState)
 
 
 class BeamSearchDecoder(Decoder):

@@ -199,6 +199,36 @@ def tensor_gather_helper(gather_indices, gather_from, batch_size, range_size, ga
         return output
 
 
+def check_ndims(t: tf.Tensor) -> None:
+    """TF1 needed every state tensor's rank to reshape it."""
+    if t.shape.rank is None:
+        raise ValueError(f"Expected tensor ({t}) to have known rank, but ndims == None.")
+
+
+def _mean_over_last(probs) -> tf.Tensor:
+    return tf.reduce_mean(tf.concat([tf.expand_dims(p, -1) for p in probs], -1), -1)
+
+
+def attention_probs(cell_state, coverage_penalty_weight, wrapper_state: type):
+    """``[batch, beam, memory_time]`` alignments of the attention wrapper(s)
+    in the state (``wrapper_state``: its state type, TF1's or the twin's),
+    averaged over several wrappers and several mechanisms; None without the
+    coverage penalty."""
+    if coverage_penalty_weight == 0.0:
+        return None
+    if isinstance(cell_state, wrapper_state):
+        states = [cell_state]
+    elif isinstance(cell_state, tuple):
+        states = [s for s in cell_state if isinstance(s, wrapper_state)]
+    else:
+        states = []
+    if not states:
+        raise ValueError("coverage_penalty_weight must be 0.0 if no cell is attentional.")
+    per_layer = [_mean_over_last(s.alignments) if isinstance(s.alignments, tuple)
+                 else s.alignments for s in states]  # fmt: skip
+    return per_layer[0] if len(per_layer) == 1 else _mean_over_last(per_layer)
+
+
 def initial_log_probs(batch_size, beam_width: int, dtype) -> tf.Tensor:
     """Only beam 0 alive (log prob 0, the others -inf), so that step 0
     expands it alone."""

@@ -33,7 +33,9 @@ from tf1_train.tf2.beam_ops import (
     BeamSearchDecoderOutput,
     BeamSearchDecoderState,
     FinalBeamSearchDecoderOutput,
+    attention_probs,
     beam_search_step,
+    check_ndims,
     gather_tree,
     initial_log_probs,
     tensor_gather_helper,
@@ -52,23 +54,6 @@ __all__ = [
     "gather_tree",
     "tile_batch",
 ]
-
-
-def _alignments(cell_state):
-    """The ``[batch, beam, memory time]`` alignments of the attention
-    wrapper(s) in the state, averaged over several (TF1's rule)."""
-    wrapper = attention.AttentionWrapperState
-    if isinstance(cell_state, wrapper):
-        per_layer = [cell_state.alignments]
-    elif isinstance(cell_state, tuple):
-        per_layer = [s.alignments for s in cell_state if isinstance(s, wrapper)]
-    else:
-        per_layer = []
-    if not per_layer:
-        raise ValueError("coverage_penalty_weight must be 0.0 if no cell is attentional.")
-    if len(per_layer) == 1:
-        return per_layer[0]
-    return tf.reduce_mean(tf.concat([tf.expand_dims(p, -1) for p in per_layer], -1), -1)
 
 
 class BeamSearchDecoder:
@@ -110,18 +95,19 @@ class BeamSearchDecoder:
         )  # fmt: skip
 
     def _attention(self, cell_state):
-        return None if self.coverage_penalty_weight == 0.0 else _alignments(cell_state)
+        return attention_probs(cell_state, self.coverage_penalty_weight,
+                               attention.AttentionWrapperState)  # fmt: skip
 
     def initialize(self):
         """``(finished, start inputs, state)``: only beam 0 alive."""
         dtype = nest.flatten(self._initial_cell_state)[0].dtype
-        attention_probs = self._attention(self._initial_cell_state)
+        probs = self._attention(self._initial_cell_state)
         state = BeamSearchDecoderState(
             cell_state=self._initial_cell_state,
             log_probs=initial_log_probs(self.batch_size, self.beam_width, dtype),
             finished=self._finished,
             lengths=tf.zeros([self.batch_size, self.beam_width], tf.int64),
-            accumulated_attention_probs=() if attention_probs is None else attention_probs,
+            accumulated_attention_probs=() if probs is None else probs,
         )  # fmt: skip
         return self._finished, self._start_inputs, state
 
@@ -185,8 +171,7 @@ class BeamSearchDecoder:
 
     def _maybe_split(self, t):
         t = tf.convert_to_tensor(t)
-        if t.shape.rank is None:
-            raise ValueError(f"Expected tensor ({t}) to have known rank, but ndims == None.")
+        check_ndims(t)
         return self._split(t) if t.shape.rank >= 1 else t
 
     def _maybe_merge(self, t):
