@@ -41,7 +41,7 @@ from tf1_train.tf2.beam_ops import (
     tensor_gather_helper,
     tile_batch,
 )
-from tf1_train.tf2.decode import BasicDecoder
+from tf1_train.tf2.decode import BasicDecoder, _time_major, decode_loop
 
 nest = tf.nest
 
@@ -185,31 +185,17 @@ def decode_beams(decoder: BeamSearchDecoder, output_time_major: bool = False,
     final BeamSearchDecoderState, lengths [batch, beam])``, the decoder
     tracking its own finished beams (they are reordered every step)."""
     finished, inputs, state = decoder.initialize()
-    if maximum_iterations is not None:
-        maximum_iterations = tf.convert_to_tensor(maximum_iterations, tf.int32)
-        if maximum_iterations.shape.rank != 0:
-            raise ValueError("maximum_iterations must be a scalar")
-        finished = tf.logical_or(finished, 0 >= maximum_iterations)
     static = tf.get_static_value(decoder.batch_size)
     dtype = nest.flatten(state.cell_state)[0].dtype
     arrays = BeamSearchDecoderOutput(*(
         tf.TensorArray(d, size=0, dynamic_size=True, element_shape=[static, decoder.beam_width])
         for d in (dtype, tf.int32, tf.int32)
     ))  # fmt: skip
-
-    def body(time, arrays, state, inputs, finished, lengths):
-        outputs, next_state, next_inputs, next_finished = decoder.step(time, inputs, state)
-        lengths = tf.where(finished, lengths, tf.fill(tf.shape(lengths), time + 1))
-        arrays = nest.map_structure(lambda ta, out: ta.write(time, out), arrays, outputs)
-        return time + 1, arrays, next_state, next_inputs, next_finished, lengths
-
-    loop = tf.while_loop(
-        lambda *loop_vars: tf.logical_not(tf.reduce_all(loop_vars[4])), body,
-        (tf.constant(0), arrays, state, inputs, finished, tf.zeros_like(finished, tf.int32)),
-        parallel_iterations=parallel_iterations, maximum_iterations=maximum_iterations,
-        swap_memory=swap_memory,
+    outputs, state, lengths = decode_loop(
+        lambda time, inputs, state, _: decoder.step(time, inputs, state), finished, inputs, state,
+        arrays, maximum_iterations, parallel_iterations, swap_memory,
     )  # fmt: skip
-    outputs = decoder.finalize(nest.map_structure(lambda ta: ta.stack(), loop[1]), loop[2])
+    outputs = decoder.finalize(outputs, state)
     if not output_time_major:
-        outputs = nest.map_structure(lambda x: tf.transpose(x, [1, 0, 2]), outputs)
-    return outputs, loop[2], loop[5]
+        outputs = nest.map_structure(_time_major, outputs)
+    return outputs, state, lengths

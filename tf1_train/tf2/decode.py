@@ -205,21 +205,14 @@ def dynamic_decode(decoder: BasicDecoder, helper: Optional[Helper] = None, initi
     if initial_state is None:
         raise ValueError("dynamic_decode of a BasicDecoder needs its helper and initial_state")
     finished, inputs = helper.initialize()
-    if maximum_iterations is not None:
-        maximum_iterations = tf.convert_to_tensor(maximum_iterations, tf.int32)
-        if maximum_iterations.shape.rank != 0:
-            raise ValueError("maximum_iterations must be a scalar")
-        finished = tf.logical_or(finished, 0 >= maximum_iterations)
     dtype = tf.nest.flatten(initial_state)[0].dtype
     batch = helper.batch_size
     zero_outputs = BasicDecoderOutput(
         tf.zeros([batch, decoder.output_depth], dtype), tf.zeros([batch], tf.int32)
     )
 
-    def body(time, arrays, state, inputs, finished, lengths):
+    def step(time, inputs, state, finished):
         outputs, next_state, next_inputs, now_finished = decoder.step(time, inputs, state, helper)
-        now_finished = tf.logical_or(now_finished, finished)
-        lengths = tf.where(finished, lengths, tf.fill(tf.shape(lengths), time + 1))
         if impute_finished:
             outputs = tf.nest.map_structure(
                 lambda out, zero: _rows(finished, zero, out), outputs, zero_outputs
@@ -228,23 +221,45 @@ def dynamic_decode(decoder: BasicDecoder, helper: Optional[Helper] = None, initi
                 lambda new, old: new if new.shape.rank == 0 else _rows(finished, old, new),
                 next_state, state,
             )  # fmt: skip
+        return outputs, next_state, next_inputs, tf.logical_or(now_finished, finished)
+
+    outputs, state, lengths = decode_loop(
+        step, finished, inputs, initial_state, _output_arrays(decoder, dtype, batch),
+        maximum_iterations, parallel_iterations, swap_memory,
+    )  # fmt: skip
+    if not output_time_major:
+        outputs = tf.nest.map_structure(_time_major, outputs)
+    return outputs, state, lengths
+
+
+def decode_loop(step, finished, inputs, state, arrays, maximum_iterations=None,
+                parallel_iterations: int = 32, swap_memory: bool = False):  # fmt: skip
+    """TF1's ``dynamic_decode`` loop, for a basic and a beam-search decoder:
+    ``step(time, inputs, state, finished) -> (outputs, next state, next
+    inputs, next finished)`` until every sequence is finished (or
+    ``maximum_iterations``); a sequence's length is the step it first
+    finished at. ``(time-major stacked outputs, final state, lengths)``."""
+    if maximum_iterations is not None:
+        maximum_iterations = tf.convert_to_tensor(maximum_iterations, tf.int32)
+        if maximum_iterations.shape.rank != 0:
+            raise ValueError("maximum_iterations must be a scalar")
+        finished = tf.logical_or(finished, 0 >= maximum_iterations)
+
+    def body(time, arrays, state, inputs, finished, lengths):
+        outputs, next_state, next_inputs, next_finished = step(time, inputs, state, finished)
+        lengths = tf.where(finished, lengths, tf.fill(tf.shape(lengths), time + 1))
         arrays = tf.nest.map_structure(lambda ta, out: ta.write(time, out), arrays, outputs)
-        return time + 1, arrays, next_state, next_inputs, now_finished, lengths
+        return time + 1, arrays, next_state, next_inputs, next_finished, lengths
 
     loop = tf.while_loop(
         lambda *loop_vars: tf.logical_not(tf.reduce_all(loop_vars[4])), body,
-        (tf.constant(0), _output_arrays(decoder, dtype, batch), initial_state, inputs,
-         finished, tf.zeros_like(finished, tf.int32)),
+        (tf.constant(0), arrays, state, inputs, finished, tf.zeros_like(finished, tf.int32)),
         parallel_iterations=parallel_iterations, maximum_iterations=maximum_iterations,
         swap_memory=swap_memory,
     )  # fmt: skip
-    outputs = tf.nest.map_structure(lambda ta: ta.stack(), loop[1])
-    if not output_time_major:
-        outputs = tf.nest.map_structure(_time_major, outputs)
-    return outputs, loop[2], loop[5]
+    return tf.nest.map_structure(lambda ta: ta.stack(), loop[1]), loop[2], loop[5]
 
 
-@graph_code
 def sequence_loss(logits: tf.Tensor, targets: tf.Tensor, weights: tf.Tensor,
                   average_across_timesteps: bool = True, average_across_batch: bool = True,
                   sum_over_timesteps: bool = False, sum_over_batch: bool = False,
