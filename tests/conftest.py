@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -17,6 +19,16 @@ from tf1_train.port.spec import make_config
 # Before anything imports TensorFlow: in-process tests run the kernels the
 # command line runs, whatever the CPU (docs/SPEED.md, oneDNN).
 choose_onednn(None)
+
+# Every process of the run (this one, its workers, the CLI runs they start)
+# writes its temporary files under one folder, removed at the end: AutoGraph
+# leaves its generated modules in the temporary folder of a process that is
+# killed or forked and never reaches exit (hundreds per suite otherwise).
+# pytest's own tmp_path folders are chosen before this file loads: kept.
+_OWNS_TMP = "TF1_TRAIN_TEST_TMP" not in os.environ  # the first process: pytest's own
+if _OWNS_TMP:
+    os.environ["TF1_TRAIN_TEST_TMP"] = tempfile.mkdtemp(prefix="tf1_train-tests.")
+os.environ["TMPDIR"] = tempfile.tempdir = os.environ["TF1_TRAIN_TEST_TMP"]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -76,6 +88,8 @@ def pytest_sessionfinish(session, exitstatus):
     from tests import warm_cli
 
     warm_cli.close_shared()
+    if _OWNS_TMP:
+        shutil.rmtree(os.environ["TF1_TRAIN_TEST_TMP"], ignore_errors=True)
 
 
 def run_cli(args, timeout=240, env=None, module="tf1_train.main", cwd=None, fresh=False):
