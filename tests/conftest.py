@@ -24,7 +24,8 @@ choose_onednn(None)
 # writes its temporary files under one folder, removed at the end: AutoGraph
 # leaves its generated modules in the temporary folder of a process that is
 # killed or forked and never reaches exit (hundreds per suite otherwise).
-# pytest's own tmp_path folders are chosen before this file loads: kept.
+# pytest's own tmp_path folders stay where they were (kept after the run).
+os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", tempfile.gettempdir())
 _OWNS_TMP = "TF1_TRAIN_TEST_TMP" not in os.environ  # the first process: pytest's own
 if _OWNS_TMP:
     os.environ["TF1_TRAIN_TEST_TMP"] = tempfile.mkdtemp(prefix="tf1_train-tests.")
