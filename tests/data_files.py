@@ -43,6 +43,19 @@ def write_mnist(directory, compress=False, n_train=24, n_test=10, seed=0) -> Arr
     return out
 
 
+def write_digits_as_mnist(directory) -> None:
+    """tf1_train's digits (8x8, 0-16) as the four MNIST .gz files: 28x28 images
+    of 0-240, each pixel 3x3, centred, so MNIST programs learn something real."""
+    digits = np.load(os.path.join(os.path.dirname(__file__), "..", "tf1_train", "data",
+                                  "digits.npz"))  # fmt: skip
+    for split, prefix in (("train", "train"), ("test", "t10k")):
+        images = np.kron(digits[f"{split}_images"][..., 0] * 15, np.ones((3, 3), np.uint8))
+        write_idx(os.path.join(directory, f"{prefix}-images-idx3-ubyte"),
+                  np.pad(images, ((0, 0), (2, 2), (2, 2))), compress=True)  # fmt: skip
+        write_idx(os.path.join(directory, f"{prefix}-labels-idx1-ubyte"),
+                  digits[f"{split}_labels"], compress=True)  # fmt: skip
+
+
 def write_cifar10(directory, per_batch=4, n_test=6, seed=0) -> Arrays:
     """data_batch_1..5.bin and test_batch.bin: label byte + R, G, B planes."""
     rng = np.random.RandomState(seed)

@@ -113,7 +113,7 @@ def test_learn_keeps_mode_keys_and_the_rest_says_what_is_gone(contrib):
         "train", "eval", "infer")  # fmt: skip
     with pytest.raises(ValueError, match="Invalid mode predict"):
         learn.ModeKeys.validate("predict")
-    kept = "ModeKeys and preprocessing's VocabularyProcessor are kept"
+    kept = "ModeKeys, preprocessing's VocabularyProcessor and datasets' MNIST reader"
     with pytest.raises(AttributeError, match=f"learn.Experiment was removed.*{kept}"):
         learn.Experiment  # noqa: B018
     with pytest.raises(AttributeError, match="LMDBDataset.*are gone"):

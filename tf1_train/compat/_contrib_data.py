@@ -15,8 +15,9 @@ statistics aggregators, ``LMDBDataset``, the Estimator hook) raises one line.
 
 Of ``tf.contrib.learn`` (Estimators, Experiment, learn_runner: gone with
 ``tf.estimator``), the ``ModeKeys`` constants are kept, the strings they
-were ('train', 'eval', 'infer'), and ``preprocessing``'s text processors
-(_contrib_learn_text.py), under TF 1.15's module paths too.
+were ('train', 'eval', 'infer'), ``preprocessing``'s text processors
+(_contrib_learn_text.py) and ``datasets``' MNIST reader and CSV loaders
+(_contrib_learn_datasets.py), under TF 1.15's module paths too.
 """
 
 from __future__ import annotations
@@ -46,14 +47,22 @@ DATA_GONE = (
     "aggregators (StatsAggregator, set_stats_aggregator, latency_stats) and "
     "CheckpointInputPipelineHook (an Estimator hook) are gone"
 )
-LEARN_KEPT = ("ModeKeys", "preprocessing", "python")
+LEARN_KEPT = ("ModeKeys", "datasets", "preprocessing", "python")
 LEARN_GONE = (
-    "ModeKeys and preprocessing's VocabularyProcessor are kept; its Estimators, Experiment "
+    "ModeKeys, preprocessing's VocabularyProcessor and datasets' MNIST reader and CSV "
+    "loaders are kept; its Estimators, Experiment "
     "and learn_runner went with tf.estimator: a Session loop (or tf1_train's trainer: "
     "docs/YOUR_MODEL.md)"
 )
 LEARN_PY = "tensorflow.contrib.learn.python"
 PREPROCESSING = LEARN_PY + ".learn.preprocessing"
+DATASETS_PATH = LEARN_PY + ".learn.datasets"
+# learn.datasets' names kept, by module (_contrib_learn_datasets.py)
+DATASETS = ("load_dataset", "load_iris", "load_boston")  # and its modules base, mnist
+DATASETS_MNIST = ("DEFAULT_SOURCE_URL", "DataSet", "dense_to_one_hot", "extract_images",
+                  "extract_labels", "load_mnist", "read_data_sets")  # fmt: skip
+DATASETS_BASE = ("Dataset", "Datasets", "load_boston", "load_csv_with_header",
+                 "load_csv_without_header", "load_iris", "maybe_download")  # fmt: skip
 _learn_modules: dict = {}
 
 
@@ -152,19 +161,24 @@ def data(name: str):
 def learn_modules() -> dict:
     """``{path: module}`` for TF 1.15's module paths of learn's text
     processors (``learn.python.learn.preprocessing.text``, ...), which the
-    vocabularies TF1 programs pickled name: each holds our classes."""
+    vocabularies TF1 programs pickled name, and of its datasets
+    (``learn.python.learn.datasets.mnist``, ...): each holds our objects."""
     if not _learn_modules:
+        from tf1_train.compat import _contrib_learn_datasets as sets
         from tf1_train.compat import _contrib_learn_text as text
 
         names = ("ByteProcessor", "CategoricalVocabulary", "VocabularyProcessor", "tokenizer")
-        members = {LEARN_PY: (), LEARN_PY + ".learn": (), PREPROCESSING: names,
-                   text.TEXT: names + ("TOKENIZER_RE",), text.VOCABULARY: names[1:2]}  # fmt: skip
-        for path, names_in in members.items():
-            module = types.ModuleType(path, "tf1_train.compat: TF 1.15's path of learn's text")
+        members = {LEARN_PY: (text, ()), LEARN_PY + ".learn": (text, ()),
+                   PREPROCESSING: (text, names), text.TEXT: (text, names + ("TOKENIZER_RE",)),
+                   text.VOCABULARY: (text, names[1:2]), sets.PATH: (sets, DATASETS),
+                   sets.PATH + ".mnist": (sets, DATASETS_MNIST),
+                   sets.PATH + ".base": (sets, DATASETS_BASE)}  # fmt: skip
+        for path, (source, names_in) in members.items():
+            module = types.ModuleType(path, "tf1_train.compat: TF 1.15's path of contrib.learn")
             module.__path__ = []
             module.__getattr__ = _refuse(path)
             for name in names_in:
-                setattr(module, name, getattr(text, name))
+                setattr(module, name, getattr(source, name))
             _learn_modules[path] = module
         for path, module in _learn_modules.items():  # parents reach their children
             parent, _, child = path.rpartition(".")
@@ -180,7 +194,8 @@ def _refuse(path: str):
         raise AttributeError(
             f"{path}.{name} was removed with tf.contrib in TensorFlow 2.0; tf1_train.compat "
             "keeps learn.preprocessing's VocabularyProcessor, CategoricalVocabulary, "
-            "ByteProcessor and tokenizer"
+            "ByteProcessor and tokenizer, and learn.datasets' MNIST reader, load_dataset "
+            "and CSV loaders"
         )
 
     return __getattr__
@@ -188,8 +203,9 @@ def _refuse(path: str):
 
 def learn_kept(name: str, deeper: str) -> bool:
     """Whether ``tf.contrib.learn.<name>.<deeper>`` works after install()."""
-    if name == "preprocessing":
-        return not deeper or hasattr(learn_modules()[PREPROCESSING], deeper)
+    if name in ("preprocessing", "datasets"):
+        module = learn_modules()[PREPROCESSING if name == "preprocessing" else DATASETS_PATH]
+        return not deeper or hasattr(module, deeper)
     return name == "ModeKeys" or (name == "python" and deeper in ("", "learn"))
 
 
@@ -197,4 +213,5 @@ def learn(name: str):
     """``tf.contrib.learn.<name>``."""
     if name == "ModeKeys":
         return ModeKeys
-    return learn_modules()[LEARN_PY if name == "python" else PREPROCESSING]
+    paths = {"python": LEARN_PY, "datasets": DATASETS_PATH}
+    return learn_modules()[paths.get(name, PREPROCESSING)]

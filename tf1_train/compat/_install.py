@@ -13,7 +13,8 @@ TensorFlow moved them (``_restore_removed_names``), NumPy's aliases of the
 builtins (``np.int``) likewise, and ``tensorflow.contrib.quantize``,
 ``.training``, ``.rnn``, ``.legacy_seq2seq``, ``.seq2seq``, ``.crf`` and
 ``.distributions`` become importable
-(``_contrib``: placeholders, but for what each kept of TF 1.15). Nothing else
+(``_contrib``: placeholders, but for what each kept of TF 1.15), and so does
+``tensorflow.examples.tutorials.mnist`` (_tutorial_mnist.py). Nothing else
 changes, and nothing changes until a program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
 still work on 2.21 and are left alone.
@@ -66,6 +67,7 @@ def install() -> None:
     _restore_removed_names()
     _restore_numpy_builtin_aliases()
     _add_contrib_placeholders()
+    _add_tutorial_modules()
     _state["installed"] = True
 
 
@@ -184,6 +186,22 @@ def _add_contrib_placeholders() -> None:
             if alias not in sys.modules:
                 _set(sys.modules, alias, module)
     _add_slim_finder(prefixes)
+
+
+def _add_tutorial_modules() -> None:
+    """``tensorflow.examples.tutorials.mnist`` (its ``input_data`` and
+    ``mnist``: _tutorial_mnist.py), which TensorFlow 2.0 left out of the pip
+    package, importable and reachable as ``tensorflow.examples``."""
+    import tensorflow as tf
+
+    from tf1_train.compat import _tutorial_mnist
+
+    modules = _tutorial_mnist.modules()
+    for name, module in modules.items():
+        if name not in sys.modules:
+            _set(sys.modules, name, module)
+    if getattr(tf, "examples", None) is None:
+        _set(tf, "examples", sys.modules[_tutorial_mnist.PACKAGE])
 
 
 def _add_slim_finder(prefixes) -> None:

@@ -47,7 +47,8 @@ OLD_NAMES = {
 # Modules TF 1.x's pip package had and TF 2 dropped without a tf.compat.v1 copy.
 GONE_MODULES = {
     "examples": "tf.keras.datasets.mnist.load_data() for the tutorials' input_data.read_data_sets "
-    "(tensorflow.examples left the pip package in TF 2.0)",
+    "(tensorflow.examples left the pip package in TF 2.0), or run the program through "
+    "python -m tf1_train.compat, which serves input_data and the tutorials' mnist model",
 }
 # Left to their own rules: Keras is loaded lazily, the rest are matched by name.
 # tf.compat.v1.app.flags is set when TensorFlow loads, not in the generated files.

@@ -17,7 +17,7 @@ import pathlib
 import sys
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from tf1_train.compat import _contrib
+from tf1_train.compat import _contrib, _tutorial_mnist
 from tf1_train.compat._contrib import PACKAGE
 from tf1_train.port import (
     api_names,
@@ -181,6 +181,8 @@ def _kept(path: str, fills: Dict[str, str], program: checks.Program):
     after install(): marked as working exactly when the module install()
     serves has that name (`crf = tf.contrib.crf`, `tf.contrib.layers.conv2d`
     with tf-slim installed), as breaking otherwise, whatever the rule."""
+    if program.compat_installed and _tutorial_mnist.served(path):
+        return {**fills, "placeholder": path}
     if not program.compat_installed or not path.startswith(PACKAGE + "."):
         return fills
     if _placeholder(path):
@@ -207,7 +209,10 @@ def _what(construct: str, path: str) -> str:
 
 
 def _placeholder_note(path: str) -> str:
-    """What a program gets from a tf.contrib submodule after install()."""
+    """What a program gets from a tf.contrib submodule (or the tutorials'
+    MNIST modules) after install()."""
+    if path.startswith(_tutorial_mnist.PACKAGE):
+        return _tutorial_mnist.DESCRIBE
     return _contrib.describe(path[len(PACKAGE) + 1 :].split(".")[0])
 
 
