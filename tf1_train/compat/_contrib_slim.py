@@ -126,12 +126,21 @@ def kept(submodule: str, name: str, deeper: str = "") -> bool:
         return False
     if name == "python":  # contrib's implementation modules: INTERNAL's only
         return not deeper or (submodule, name, deeper) in INTERNAL
-    if submodule == "slim":
-        return True  # tf-slim's own module: whatever it has
+    if submodule == "slim":  # tf-slim's own module: what it has (TF 1.15's held more)
+        return _slim_has(name)
     if submodule == "layers":
         return name in LAYERS_FROM_SLIM or name in LAYERS_OWN
     framework = (*FRAMEWORK_FROM_SLIM, *FRAMEWORK_FROM_TF, "nest")
     return submodule == "framework" and name in framework
+
+
+def _slim_has(name: str) -> bool:
+    """Whether ``tf_slim.<name>`` is an attribute or a submodule of tf-slim
+    (``slim.conv2d``, ``slim.nets``); TF 1.15's ``slim`` also re-exported
+    contrib.layers' feature columns and ``embed_sequence``, which it lacks."""
+    import tf_slim
+
+    return hasattr(tf_slim, name) or importlib.util.find_spec(f"tf_slim.{name}") is not None
 
 
 def embedding_lookup_unique(params, ids, name=None):
