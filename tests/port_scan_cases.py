@@ -264,11 +264,20 @@ CASES: List[Case] = [
         "    if op.type in ['Variable', 'VariableV2']:  # expect: variable-op-type\n"
         "        return '/job:ps/task:0'\n"
         "    return '/job:ps/task:1' if op.node_def.op.startswith('Variable') else ''"
-        "  # expect: variable-op-type\n",
+        "  # expect: variable-op-type\n"
+        "PS_OPS = ['Variable', 'VariableV2', 'AutoReloadVariable']\n"
+        "def assign_to_device(device, ps_device='/cpu:0'):\n"
+        "    def _assign(op):\n"
+        "        node_def = getattr(op, 'node_def', op)\n"
+        "        return ps_device if node_def.op in PS_OPS else device"
+        "  # expect: variable-op-type\n"
+        "    return _assign\n",
         "def ps_chooser(op):\n"
         "    if op.type in ('Variable', 'VariableV2', 'VarHandleOp'):\n"
         "        return '/job:ps/task:0'\n    return op.device\n"
-        "kind = 'Variable'\n",
+        "kind = 'Variable'\n"
+        "VAR_OPS = ('Variable', 'VariableV2', 'VarHandleOp')\n"
+        "def chooser(op):\n    return '/cpu:0' if op.type in VAR_OPS else op.device\n",
     ),
     Case(
         "xent-positional",

@@ -96,6 +96,18 @@ def test_device_chooser_testing_variable_op_types_misses_resource_variables():
     assert var.op.type == "VarHandleOp"
     assert var.device == "/job:worker/task:0"
     assert shared.device == "/job:ps/task:0"
+    ps_ops = ["Variable", "VariableV2", "AutoReloadVariable"]
+
+    def assign_to_device(device, ps_device="/cpu:0"):  # the multi-GPU examples' towers
+        def _assign(op):
+            node_def = op if isinstance(op, tf.compat.v1.NodeDef) else op.node_def
+            return ps_device if node_def.op in ps_ops else device
+
+        return _assign
+
+    with tf.Graph().as_default(), v1.device(assign_to_device("/gpu:1")):
+        tower_var = v1.get_variable("t", [2])
+    assert tower_var.device == "/gpu:1"  # not the CPU it names
 
 
 def test_contrib_submodules_of_bert_and_nvidia_code_have_the_named_homes():

@@ -8,7 +8,7 @@ point), and changes what a construct in another file does.
 import ast
 from typing import Dict, Iterator, NamedTuple, Optional, Sequence, Tuple
 
-from tf1_train.port import arg_order
+from tf1_train.port import arg_order, device_rules
 from tf1_train.port.rules import (
     BREAKS,
     CHANGES,
@@ -20,7 +20,6 @@ from tf1_train.port.rules import (
     ROW_KERAS_IN_V1,
     ROW_SUMMARY,
     ROW_TF_KERAS,
-    ROW_VARIABLE_OPS,
     V1,
     WORKS,
     _rule,
@@ -91,15 +90,6 @@ _rule(
     ROW_TF_KERAS,
 )
 _rule(
-    "variable-op-type",
-    CHANGES,
-    "match 'VarHandleOp' too (or use tf.compat.v1.train.replica_device_setter, which does): "
-    "TF 2's get_variable makes resource variables, so a chooser testing for 'Variable' / "
-    "'VariableV2' leaves every variable on the worker device, unshared between workers",
-    "leaves it unchanged and reports nothing",
-    ROW_VARIABLE_OPS,
-)
-_rule(
     "image-resize-v1",
     CHANGES,
     "tf.compat.v1.image.resize (TF 1.x's tf.image.resize was resize_images: corner-aligned "
@@ -151,7 +141,6 @@ EMBEDDING_LOOKUPS = tuple(
     "tensorflow.nn." + n
     for n in ("embedding_lookup", "embedding_lookup_sparse", "safe_embedding_lookup_sparse")
 )
-REF_VARIABLE_OPS = ("Variable", "VariableV2", "VariableV1")
 KERAS_INPUTS = tuple(
     p + name for p in ("tensorflow.", V1, "") for name in ("keras.Input", "keras.layers.Input")
 )
@@ -257,7 +246,7 @@ def call_findings(
 ) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
     """(node, rule key, construct, fill-ins for the fix) for call- and shape-level rules."""
     functions = _plain_functions(tree)
-    yield from _variable_op_tests(tree)
+    yield from device_rules.variable_op_tests(tree)
     for node in ast.walk(tree):
         if _is_dimension_value(node):
             yield node, "dimension-value", ast.unparse(node), {}
@@ -323,35 +312,6 @@ def _plain_functions(tree: ast.AST) -> set:
         for n in ast.walk(tree)
         if isinstance(n, ast.FunctionDef) and id(n) not in methods and n.name not in stored
     }
-
-
-def _variable_op_tests(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
-    """`op.type in ('Variable', 'VariableV2')`, `node_def.op.startswith('Variable')`, ... in
-    a scope (function or module) that never names 'VarHandleOp'."""
-    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
-    seen = set()
-    for scope in reversed(scopes):  # innermost first
-        consts = [n for n in ast.walk(scope) if isinstance(n, ast.Constant)]
-        if any(c.value == "VarHandleOp" for c in consts):
-            seen |= {id(c) for c in consts}
-            continue
-        for node in ast.walk(scope):
-            tested = _tested_strings(node)
-            if tested and not seen & {id(c) for c in tested}:
-                seen |= {id(c) for c in tested}
-                yield node, "variable-op-type", ast.unparse(node), {}
-
-
-def _tested_strings(node: ast.AST) -> list:
-    """The REF_VARIABLE_OPS constants a comparison or a startswith() call tests against."""
-    if isinstance(node, ast.Compare):
-        parts = [node.left, *node.comparators]
-    elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "startswith":
-        parts = list(node.args)
-    else:
-        return []
-    consts = [c for p in parts for c in ast.walk(p) if isinstance(c, ast.Constant)]
-    return [c for c in consts if c.value in REF_VARIABLE_OPS]
 
 
 def _is_dimension_value(node: ast.AST) -> bool:

@@ -1,0 +1,72 @@
+"""The rule on device functions that tell variables by their op type:
+``op.type in ('Variable', 'VariableV2')``, ``node_def.op.startswith('Variable')``,
+or ``node_def.op in PS_OPS`` with ``PS_OPS = ['Variable', 'VariableV2',
+'AutoReloadVariable']`` (the multi-GPU examples' ``assign_to_device``, copied
+into many code bases). TF 2's ``get_variable`` makes resource variables
+(``VarHandleOp``), so such a chooser no longer sees them: every variable stays
+on the tower's or worker's device, without an error.
+"""
+
+import ast
+from typing import Dict, Iterator, Tuple
+
+from tf1_train.port.rules import CHANGES, ROW_VARIABLE_OPS, _rule
+
+_rule(
+    "variable-op-type",
+    CHANGES,
+    "match 'VarHandleOp' too (or use tf.compat.v1.train.replica_device_setter, which does): "
+    "TF 2's get_variable makes resource variables, so a chooser testing for 'Variable' / "
+    "'VariableV2' leaves every variable on the worker device, unshared between workers "
+    "(with towers: on the first tower's device, not the parameter device it names)",
+    "leaves it unchanged and reports nothing",
+    ROW_VARIABLE_OPS,
+)
+REF_VARIABLE_OPS = ("Variable", "VariableV2", "VariableV1")
+
+
+def variable_op_tests(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
+    """`op.type in ('Variable', 'VariableV2')`, `node_def.op.startswith('Variable')`,
+    `node_def.op in PS_OPS` (a name bound to such a list: the multi-GPU examples'
+    `assign_to_device`), ... in a scope (function or module) that never names
+    'VarHandleOp'."""
+    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    lists = _string_lists(tree)
+    done = set()  # the tests reported, and those of scopes that name 'VarHandleOp'
+    for scope in reversed(scopes):  # innermost first
+        nodes = list(ast.walk(scope))
+        if any(isinstance(c, ast.Constant) and c.value == "VarHandleOp" for c in nodes):
+            done |= {id(n) for n in nodes}
+            continue
+        for node in nodes:
+            if id(node) not in done and _tests_ref_variable_ops(node, lists):
+                done.add(id(node))
+                yield node, "variable-op-type", ast.unparse(node), {}
+
+
+def _string_lists(tree: ast.AST) -> Dict[str, list]:
+    """Names bound to a literal list, tuple or set: their string constants."""
+    literal = (ast.List, ast.Tuple, ast.Set)
+    return {
+        n.targets[0].id: [e.value for e in n.value.elts if isinstance(e, ast.Constant)]
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Name) and isinstance(n.value, literal)
+    }  # fmt: skip
+
+
+def _tests_ref_variable_ops(node: ast.AST, lists: Dict[str, list]) -> bool:
+    """Whether a comparison or a startswith() call tests against REF_VARIABLE_OPS
+    (its constants, or a name bound to a list of them without 'VarHandleOp')."""
+    if isinstance(node, ast.Compare):
+        parts = [node.left, *node.comparators]
+    elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "startswith":
+        parts = list(node.args)
+    else:
+        return False
+    values = [c.value for p in parts for c in ast.walk(p) if isinstance(c, ast.Constant)]
+    for part in parts:
+        listed = lists.get(part.id, []) if isinstance(part, ast.Name) else []
+        if "VarHandleOp" not in listed:
+            values += listed
+    return any(v in REF_VARIABLE_OPS for v in values)
