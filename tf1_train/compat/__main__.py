@@ -6,7 +6,9 @@ runs a module of a package the way ``python -m`` does (the current directory
 first on ``sys.path``, relative imports working): code bases such as
 TensorFlow's NMT (``python -m nmt.nmt``) were started so. With ``--v1``
 first, ``import tensorflow as tf`` in the program's own files means the v1
-API, as on TensorFlow 1.x (_v1_imports.py).
+API, as on TensorFlow 1.x (_v1_imports.py); with ``--gpus_as_cpus=N``, a
+multi-GPU program's ``/gpu:i`` towers run on N virtual CPU devices
+(_gpus_as_cpus.py).
 
 Graph mode because a TF1 program that builds inside ``with
 tf.Graph().as_default():`` and never disables eager execution (tf-slim's
@@ -23,7 +25,10 @@ from typing import Optional
 
 from tf1_train.compat import install
 
-USAGE = "usage: python -m tf1_train.compat [--v1] SCRIPT.py [ARGS...] | -m MODULE [ARGS...]"
+USAGE = (
+    "usage: python -m tf1_train.compat [--v1] [--gpus_as_cpus=N] SCRIPT.py [ARGS...] "
+    "| -m MODULE [ARGS...]"
+)
 
 
 def _module_error(name: str) -> Optional[str]:
@@ -41,17 +46,39 @@ def _module_error(name: str) -> Optional[str]:
     return None
 
 
+def _options(argv: list):
+    """``--v1`` and ``--gpus_as_cpus=N`` before the program, in either order:
+    (v1, N or 0 or why the value is refused, the rest)."""
+    v1, gpus = False, 0
+    while argv and (argv[0] in ("--v1", "--gpus_as_cpus") or argv[0].startswith("--gpus_as_cpus=")):
+        option, argv = argv[0], argv[1:]
+        if option == "--v1":
+            v1 = True
+            continue
+        from tf1_train.compat._gpus_as_cpus import parse
+
+        value = option.partition("=")[2]
+        gpus = parse(value) or int(value)
+    return v1, gpus, argv
+
+
 def main(argv: Optional[list] = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stderr if not argv else sys.stdout)
         return 2 if not argv else 0
-    v1 = argv[0] == "--v1"
-    if v1:
-        argv = argv[1:]
-        if not argv:
-            print(f"error: --v1 needs a program to run; {USAGE}", file=sys.stderr)
-            return 2
+    v1, gpus, argv = _options(argv)
+    if isinstance(gpus, str):  # why the value cannot run
+        print(f"error: {gpus}", file=sys.stderr)
+        return 2
+    if not argv:
+        print(f"error: {'--v1' if v1 else '--gpus_as_cpus'} needs a program to run; {USAGE}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    if gpus:
+        from tf1_train.compat import _gpus_as_cpus
+
+        print(_gpus_as_cpus.install(gpus), file=sys.stderr)
     if argv[0] == "-m":
         module = argv[1] if len(argv) > 1 else ""
         if v1 and module and not module.startswith("-"):
