@@ -131,6 +131,24 @@ CASES: List[Case] = [
         "import numpy as np\nn = int(x)\na = np.zeros(3, np.float32)\nb = np.bool_(1)\n",
     ),
     Case(
+        "numpy-removed-alias",
+        "import numpy as np\nx = np.float_(1)  # expect: numpy-removed-alias\n"
+        "y = np.asscalar(a) + np.NaN  # expect: numpy-removed-alias\n"
+        "z = np.product(a)  # expect: numpy-removed-alias\n",
+        "import numpy as np\nx = np.float64(1)\ny = a.item() + np.nan\nz = np.prod(a)\n",
+    ),
+    Case(
+        "numpy-removed",
+        "import numpy as np\nb = image.tostring()  # expect: numpy-removed\n"
+        "img = np.fromstring(b, dtype=np.uint8)  # expect: numpy-removed\n"
+        "r = np.reshape(img, newshape=(2, 2))  # expect: numpy-removed\n"
+        "np.lookfor('mean')  # expect: numpy-removed\n"
+        "a.itemset(0, 1)  # expect: numpy-removed\n",
+        "import numpy as np\nimport xml.etree.ElementTree as ET\nb = image.tobytes()\n"
+        "img = np.frombuffer(b, dtype=np.uint8)\nv = np.fromstring('1 2', dtype=int, sep=' ')\n"
+        "r = np.reshape(img, (2, 2))\ns = ET.tostring(node)\nm = np.row_stack([a, a])\n",
+    ),
+    Case(
         "flags-parse-flags",
         TF + "FLAGS = tf.flags.FLAGS\nFLAGS._parse_flags()  # expect: flags-parse-flags\n",
         TF + "FLAGS = tf.flags.FLAGS\nFLAGS(sys.argv)\nparser.parse_flags()\n",

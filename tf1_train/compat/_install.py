@@ -146,7 +146,9 @@ def _restore_numpy_builtin_aliases() -> None:
     NumPy without them), so TF1-era code that says ``np.int(x)`` or
     ``dtype=np.float`` raised ``AttributeError`` (tensorflow/models' MobileNet
     v3 at import). They are put back as the builtins they were, so nothing
-    computes differently; the names come from NumPy's own list of them."""
+    computes differently; the names come from NumPy's own list of them. The
+    names NumPy 2 removed (``np.float_``, ``np.NaN``, ``np.asscalar``, ...:
+    _numpy_removed.py) are put back likewise, as what NumPy 1.x had."""
     import builtins
 
     import numpy as np
@@ -155,6 +157,10 @@ def _restore_numpy_builtin_aliases() -> None:
     for name in getattr(np, "__former_attrs__", {}):
         if hasattr(builtins, name) and name not in np.__dict__:
             _set(np.__dict__, name, getattr(builtins, name))
+    from tf1_train.compat import _numpy_removed  # NumPy 2's: np.float_, np.asscalar, ...
+
+    for name in _numpy_removed.missing():
+        _set(np.__dict__, name, _numpy_removed.value(name))
 
 
 def _add_contrib_placeholders() -> None:

@@ -200,7 +200,7 @@ class Program(NamedTuple):
 
 
 # What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's
-# batch_norm and moved names, np.int (tf.contrib's paths: scan._kept, by what it serves).
+# batch_norm and moved names, np.int and np.float_ (tf.contrib's paths: scan._kept).
 INSTALL_FIXES = (
     "layers",
     "rnn-cell",
@@ -208,6 +208,7 @@ INSTALL_FIXES = (
     "python-layers-batch-norm",
     "slim-batch-norm",
     "numpy-builtin-alias",
+    "numpy-removed-alias",
     "slim-moved-names",
 )
 

@@ -23,6 +23,7 @@ from tf1_train.port import (
     api_names,
     checks,
     contrib_rules,  # noqa: F401 (registers its rules)
+    numpy_rules,
     paths,
     runtime_rules,
     self_cast_rules,
@@ -162,6 +163,7 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
             raw.append((node, key, shown, {**fills, "guarded": note} if note else fills))
     raw.extend(checks.call_findings(parsed.tree, parsed.aliases.resolve, program))
     raw.extend(runtime_rules.numpy_alias_findings(parsed.tree))
+    raw.extend(numpy_rules.findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 

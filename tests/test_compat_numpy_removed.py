@@ -1,0 +1,66 @@
+"""What NumPy 2 removed that TF1-era programs use: the 36 names install()
+puts back as NumPy 1.x had them (tf1_train/compat/_numpy_removed.py), and the
+scanner's verdict on each use against what the program does, with and
+without install() (the methods and arguments it cannot put back still break)."""
+
+import numpy as np
+import pytest
+
+from tf1_train.compat import _numpy_removed
+from tf1_train.port import scan
+
+PROGRAM = (
+    "import numpy as np\n"
+    "a = np.arange(4.0)\n"
+    "b = a.tostring()\n"
+    "c = np.fromstring(a.tobytes(), dtype=np.float64)\n"
+    "d = np.reshape(a, newshape=(2, 2))\n"
+    "e = np.float_(1) + np.NINF\n"
+    "f = np.asscalar(a[:1])\n"
+    "g = np.frombuffer(a.tobytes(), dtype=np.float64)\n"
+    "h = np.reshape(a, (2, 2))\n"
+    "i = a.tobytes() + b'x'.hex().encode()\n"
+    "j = np.lookfor\n"
+    "k = a.copy().itemset(0, 1.0)\n"
+    "m = np.in1d([[1, 2], [3, 4]], [2, 3])\n"
+)
+
+
+def _raising_lines() -> set:
+    """The program's lines that raise, each run after the ones before it."""
+    names, raising = {}, set()
+    for number, line in enumerate(PROGRAM.splitlines(), 1):
+        try:
+            exec(line, names)
+        except (AttributeError, TypeError, ValueError):
+            raising.add(number)
+    return raising
+
+
+def test_install_puts_back_what_numpy_1_had(installed):
+    assert sorted(_numpy_removed.missing()) == []  # all back
+    assert np.float_ is np.float64 and np.string_ is np.bytes_ and np.bool8 is np.bool_
+    assert np.NINF == -np.inf and np.isnan(np.NaN) and np.product is np.prod
+    assert np.asscalar(np.array([2.5])) == 2.5 and type(np.asscalar(np.array([2]))) is int
+    np.testing.assert_array_equal(np.in1d([[1, 2], [3, 4]], [2, 3]), [False, True, True, False])
+    np.testing.assert_array_equal(np.msort(np.array([[3, 1], [1, 2]])), [[1, 1], [3, 2]])
+    assert np.asfarray([1, 2]).dtype == np.float64
+    assert np.asfarray([1, 2], dtype=np.float32).dtype == np.float32
+    assert np.asfarray([1, 2], dtype=int).dtype == np.float64  # NumPy 1.x's rule
+
+
+def test_numpy_2_lacks_them_without_install():
+    assert sorted(_numpy_removed.missing()) == sorted(_numpy_removed.RESTORED)
+    with pytest.raises(AttributeError):
+        np.float_  # noqa: B018
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_the_scan_breaks_exactly_where_numpy_2_raises(tmp_path, compat, request):
+    if compat:
+        request.getfixturevalue("installed")
+    (tmp_path / "prog.py").write_text(PROGRAM)
+    report = scan.scan([str(tmp_path)], compat=compat)
+    breaks = {f.line for f in report.findings if f.severity == "breaks"}
+    assert breaks == _raising_lines()
+    assert breaks == ({3, 4, 5, 11, 12} if compat else {3, 4, 5, 6, 7, 11, 12, 13})

@@ -1,0 +1,83 @@
+"""What NumPy 2 removed that TF1-era programs use (TensorFlow 2.21 comes with
+NumPy 2): names (``np.float_``, ``np.NaN``, ``np.asscalar``, ``np.product``,
+... which tf1_train.compat.install() puts back: _numpy_removed.py; others it
+does not), ``ndarray.tostring()`` (the TFRecord writers' ``img.tostring()``),
+``itemset``, the binary mode of ``np.fromstring`` (their readers') and
+``np.reshape(..., newshape=)``. Found running TensorFlow-Examples' DCGAN on
+NumPy 2.4. Names are checked against the installed NumPy, as api_names.py
+checks TensorFlow's, so the scan says what this NumPy lacks.
+"""
+
+import ast
+from typing import Dict, Iterator, Tuple
+
+import numpy as np
+
+from tf1_train.compat import _numpy_removed
+from tf1_train.port.names import Aliases
+from tf1_train.port.rules import BREAKS, _rule
+from tf1_train.port.runtime_rules import NUMPY_ALIASES
+
+ROW_NUMPY_2 = "NumPy 2's removals"
+UPGRADE = "leaves it unchanged and reports nothing (it does not read NumPy names)"
+
+_rule(
+    "numpy-removed-alias",
+    BREAKS,
+    "{new}: NumPy 2 removed np.{name}, so it raises AttributeError with TensorFlow 2.21's "
+    "NumPy; tf1_train.compat.install() puts it back as what NumPy 1.x had",
+    UPGRADE,
+    ROW_NUMPY_2,
+)
+_rule("numpy-removed", BREAKS, "{fix}", UPGRADE, ROW_NUMPY_2)
+
+METHODS = {
+    "tostring": "x.tobytes() (the same bytes): NumPy 2 removed ndarray.tostring",
+    "itemset": "a[index] = value: NumPy 2 removed ndarray.itemset",
+}
+FROMSTRING = (
+    "np.frombuffer(data, dtype) (a read-only view: add .copy() to write to it): NumPy 2 "
+    "removed np.fromstring's binary mode (no sep=), which raises ValueError"
+)
+NEWSHAPE = "np.reshape(a, shape) (positional, or shape=): NumPy 2.4 removed newshape="
+
+
+def _expired(name: str) -> str:
+    """NumPy's own word on a name it removed, or a plain one."""
+    try:
+        from numpy._expired_attrs_2_0 import __expired_attributes__ as expired
+    except ImportError:
+        expired = {}
+    if name in expired:
+        return f"NumPy 2 removed np.{name}: {expired[name]}"
+    return f"NumPy {np.__version__} has no np.{name} (removed: see NumPy's release notes)"
+
+
+def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
+    """(node, rule, construct, fill-ins) for each use of what NumPy 2 removed."""
+    numpy = Aliases(tree, roots=("numpy",))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and numpy.resolve(node) == "numpy." + node.attr:
+            name = node.attr
+            if name in _numpy_removed.RESTORED:
+                new = _numpy_removed.RESTORED[name]
+                yield node, "numpy-removed-alias", ast.unparse(node), {"name": name, "new": new}
+            elif name not in NUMPY_ALIASES and not name.startswith("_") and not hasattr(np, name):
+                yield node, "numpy-removed", ast.unparse(node), {"fix": _expired(name)}
+        if isinstance(node, ast.Call):
+            fix = _call_fix(node, numpy.resolve(node.func))
+            if fix:
+                yield node, "numpy-removed", ast.unparse(node), {"fix": fix}
+
+
+def _call_fix(call: ast.Call, path) -> str:
+    keywords = {k.arg for k in call.keywords}
+    if path == "numpy.fromstring" and "sep" not in keywords and len(call.args) < 4:
+        return FROMSTRING
+    if path == "numpy.reshape" and "newshape" in keywords:
+        return NEWSHAPE
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in METHODS and path is None:
+        if func.attr != "tostring" or not (call.args or call.keywords):  # ET.tostring(e)
+            return METHODS[func.attr]
+    return ""
