@@ -183,6 +183,19 @@ def run_legacy_script(script: str, cwd, *args) -> dict:
     return dict(line.split(" = ", 1) for line in out.stdout.splitlines() if " = " in line)
 
 
+def raising_lines(source: str, errors=(AttributeError, ImportError, NameError)) -> set:
+    """The lines of ``source`` that raise one of ``errors``, each run on its
+    own after the ones above (a NameError: a line above that should have
+    bound the name raised): what a scanner's ``breaks`` lines are held to."""
+    names, raised = {}, set()
+    for number, line in enumerate(source.splitlines(), 1):
+        try:
+            exec(line, names)
+        except errors:
+            raised.add(number)
+    return raised
+
+
 @pytest.fixture
 def installed():
     """tf1_train.compat.install() for one test (legacy cells, contrib placeholders)."""

@@ -5,6 +5,7 @@ without install() (the methods and arguments it cannot put back still break)."""
 
 import numpy as np
 import pytest
+from conftest import raising_lines
 
 from tf1_train.compat import _numpy_removed
 from tf1_train.port import scan
@@ -24,17 +25,6 @@ PROGRAM = (
     "k = a.copy().itemset(0, 1.0)\n"
     "m = np.in1d([[1, 2], [3, 4]], [2, 3])\n"
 )
-
-
-def _raising_lines() -> set:
-    """The program's lines that raise, each run after the ones before it."""
-    names, raising = {}, set()
-    for number, line in enumerate(PROGRAM.splitlines(), 1):
-        try:
-            exec(line, names)
-        except (AttributeError, TypeError, ValueError):
-            raising.add(number)
-    return raising
 
 
 def test_install_puts_back_what_numpy_1_had(installed):
@@ -62,5 +52,5 @@ def test_the_scan_breaks_exactly_where_numpy_2_raises(tmp_path, compat, request)
     (tmp_path / "prog.py").write_text(PROGRAM)
     report = scan.scan([str(tmp_path)], compat=compat)
     breaks = {f.line for f in report.findings if f.severity == "breaks"}
-    assert breaks == _raising_lines()
+    assert breaks == raising_lines(PROGRAM, (AttributeError, TypeError, ValueError))
     assert breaks == ({3, 4, 5, 11, 12} if compat else {3, 4, 5, 6, 7, 11, 12, 13})

@@ -11,6 +11,7 @@ the second and a break on the third, which both run.
 """
 
 import pytest
+from conftest import raising_lines
 
 from tf1_train.compat import _contrib_slim
 from tf1_train.port import scan
@@ -87,18 +88,6 @@ CASES = {
 }
 
 
-def _breaks_at_run_time(source: str) -> set:
-    """The lines of ``source`` that raise, each run on its own after the ones
-    above (a NameError: a line above that should have bound the name raised)."""
-    names, raised = {}, set()
-    for number, line in enumerate(source.splitlines(), 1):
-        try:
-            exec(line, names)
-        except (AttributeError, ImportError, NameError):
-            raised.add(number)
-    return raised
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_the_scan_under_compat_breaks_exactly_where_the_installed_program_raises(
     tmp_path, installed, name
@@ -107,7 +96,7 @@ def test_the_scan_under_compat_breaks_exactly_where_the_installed_program_raises
     (tmp_path / "prog.py").write_text(source)
     report = scan.scan([str(tmp_path)], compat=True)
     scanned = {f.line for f in report.findings if f.severity == "breaks"}
-    assert _breaks_at_run_time(source) == expected
+    assert raising_lines(source) == expected
     assert scanned == expected, [f for f in report.findings if f.severity == "breaks"]
 
 
@@ -126,5 +115,5 @@ def test_without_tf_slim_its_contrib_submodules_stay_missing_in_scan_and_run(
     (tmp_path / "prog.py").write_text(source)
     report = scan.scan([str(tmp_path)], compat=True)
     every_contrib_line = set(range(2, 25))
-    assert _breaks_at_run_time(source) == every_contrib_line
+    assert raising_lines(source) == every_contrib_line
     assert {f.line for f in report.findings if f.severity == "breaks"} == every_contrib_line
