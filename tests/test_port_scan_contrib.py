@@ -85,6 +85,16 @@ CASES = {
         "mvn = tfd.MultivariateNormalDiag\n",
         {10, 14},
     ),
+    "eager": (
+        V1 + "tfe = tf.contrib.eager\n"
+        "import tensorflow.contrib.eager as tfe2\n"
+        "grad = tfe.implicit_gradients\n"
+        "it = tfe2.Iterator\n"
+        "net = tfe.Network\n"  # contrib's own class
+        "from tensorflow.contrib.eager import Saver\n"
+        "var = tf.contrib.eager.Variable\n",
+        {6, 7},
+    ),
 }
 
 

@@ -1,6 +1,7 @@
 """Importable ``tensorflow.contrib.quantize``, ``.training``, ``.rnn``,
-``.legacy_seq2seq``, ``.seq2seq``, ``.crf``, ``.distributions``, ``.data`` and
-``.learn`` (TF 1.15's names: _contrib_data.py), whose every name
+``.legacy_seq2seq``, ``.seq2seq``, ``.crf``, ``.distributions``, ``.data``,
+``.learn`` (TF 1.15's names: _contrib_data.py) and ``.eager``
+(_contrib_eager.py), whose every name
 raises on use, except the core TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names
 rebuilt on TensorFlow 2.21), and all of ``.legacy_seq2seq``, ``.seq2seq`` and ``.crf``,
 which were core ops (tf1_train/compat/_contrib_seq2seq.py, _contrib_decode.py and the
@@ -49,7 +50,7 @@ distributions it re-exported (_contrib_distributions.py).
 import importlib
 import types
 
-from tf1_train.compat import _contrib_data, _contrib_distributions
+from tf1_train.compat import _contrib_data, _contrib_distributions, _contrib_eager
 
 PACKAGE = "tensorflow.contrib"
 PLACEHOLDERS = {
@@ -70,6 +71,7 @@ PLACEHOLDERS = {
     "distributions": _contrib_distributions.GONE,
     "data": _contrib_data.DATA_GONE,
     "learn": _contrib_data.LEARN_GONE,
+    "eager": _contrib_eager.GONE,
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -232,6 +234,7 @@ _KEPT = {
     "distributions": (tuple(_contrib_distributions.CORE), _distributions),
     "data": (_contrib_data.DATA_KEPT, _contrib_data.data),
     "learn": (_contrib_data.LEARN_KEPT, _contrib_data.learn),
+    "eager": (_contrib_eager.KEPT, _contrib_eager.resolve),
 }
 
 
@@ -279,6 +282,8 @@ def describe(submodule: str) -> str:
             "TF 1.15's names work (tf.data.experimental's, or rebuilt on tf.data), except "
             "the statistics aggregators, LMDBDataset and the Estimator hook"
         )
+    if submodule == "eager":
+        return "TF 1.x's eager API works (TensorFlow's objects, Iterator), its own classes raise"
     if submodule == "learn":
         return (
             "ModeKeys, preprocessing's text processors and datasets' MNIST reader and CSV "

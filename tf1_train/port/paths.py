@@ -247,7 +247,9 @@ CONTRIB: Dict[str, str] = {
     "metrics": "tf.compat.v1.metrics",
     "losses": "tf.compat.v1.losses",
     "summary": "tf.summary (TF2, with a default writer)",
-    "eager": "tf (eager is the TF2 default)",
+    "eager": "tf (eager is the TF2 default: drop enable_eager_execution; tfe.Variable -> "
+    "tf.Variable, implicit_gradients -> tf.GradientTape, Iterator -> iter(dataset); "
+    "unmodified: tf1_train.compat.install() serves TF 1.15's names but Network, Saver, metrics)",
     "quantize": "TensorFlow Model Optimization (tfmot)",
     "stateless": "tf.random.stateless_*",
     "checkpoint": "tf.train.Checkpoint",
