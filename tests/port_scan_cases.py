@@ -7,6 +7,7 @@ comment on a line of its own marks the next line). Snippets are never run.
 from typing import Dict, List, NamedTuple
 
 from tests.port_scan_cases_contrib import KEPT_CONTRIB
+from tests.port_scan_cases_runtime import RUNTIME
 from tests.port_scan_cases_self_cast import SELF_CAST
 
 
@@ -123,35 +124,6 @@ CASES: List[Case] = [
         "op = slim.optimize_loss(loss, step, 0.1, 'SGD')  # expect: slim-moved-names\n",
         "import tf_slim as slim\nlabel = slim.tfexample_decoder.Tensor('image/class/label')\n"
         "w = slim.model_variable('w', [3])\n",
-    ),
-    Case(
-        "numpy-builtin-alias",
-        "import numpy\nimport numpy as np\nn = np.int(x)  # expect: numpy-builtin-alias\n"
-        "a = numpy.zeros(3, dtype=numpy.float)  # expect: numpy-builtin-alias\n",
-        "import numpy as np\nn = int(x)\na = np.zeros(3, np.float32)\nb = np.bool_(1)\n",
-    ),
-    Case(
-        "numpy-removed-alias",
-        "import numpy as np\nx = np.float_(1)  # expect: numpy-removed-alias\n"
-        "y = np.asscalar(a) + np.NaN  # expect: numpy-removed-alias\n"
-        "z = np.product(a)  # expect: numpy-removed-alias\n",
-        "import numpy as np\nx = np.float64(1)\ny = a.item() + np.nan\nz = np.prod(a)\n",
-    ),
-    Case(
-        "numpy-removed",
-        "import numpy as np\nb = image.tostring()  # expect: numpy-removed\n"
-        "img = np.fromstring(b, dtype=np.uint8)  # expect: numpy-removed\n"
-        "r = np.reshape(img, newshape=(2, 2))  # expect: numpy-removed\n"
-        "np.lookfor('mean')  # expect: numpy-removed\n"
-        "a.itemset(0, 1)  # expect: numpy-removed\n",
-        "import numpy as np\nimport xml.etree.ElementTree as ET\nb = image.tobytes()\n"
-        "img = np.frombuffer(b, dtype=np.uint8)\nv = np.fromstring('1 2', dtype=int, sep=' ')\n"
-        "r = np.reshape(img, (2, 2))\ns = ET.tostring(node)\nm = np.row_stack([a, a])\n",
-    ),
-    Case(
-        "flags-parse-flags",
-        TF + "FLAGS = tf.flags.FLAGS\nFLAGS._parse_flags()  # expect: flags-parse-flags\n",
-        TF + "FLAGS = tf.flags.FLAGS\nFLAGS(sys.argv)\nparser.parse_flags()\n",
     ),
     Case(
         "sync-replicas",
@@ -390,7 +362,7 @@ CASES: List[Case] = [
         "import os\nos.environ['TF_ENABLE_ONEDNN_OPTS'] = '1'\n",
     ),
 ]
-CASES += [Case(*c) for c in SELF_CAST + KEPT_CONTRIB]
+CASES += [Case(*c) for c in SELF_CAST + KEPT_CONTRIB + RUNTIME]
 
 # What tf_upgrade_v2 gets wrong, line by line (test_port_scan.py::test_tf_upgrade_v2_blind_spots).
 UPGRADE_TF = (

@@ -15,6 +15,7 @@ TF 1.15's source.
 from __future__ import annotations
 
 import math
+import sys
 import types
 
 import tensorflow as tf
@@ -95,7 +96,7 @@ def _module(path: str, doc: str, names=(), source=None) -> types.ModuleType:
 
 def modules() -> dict:
     """``{path: module}`` of the examples package, parents holding children."""
-    me = __import__(__name__, fromlist=["_"])
+    me = sys.modules[__name__]
     found = {
         PACKAGE: _module(PACKAGE, "TF 1.x's tutorial helpers"),
         f"{PACKAGE}.tutorials": _module(f"{PACKAGE}.tutorials", "TF 1.x's tutorial helpers"),
