@@ -1,7 +1,7 @@
 """Trigger and twin snippets (rule, trigger, clean) for what a program hits
-when it runs beyond TensorFlow's API table: NumPy's removed builtin aliases
-and TF 1.4's _parse_flags (tf1_train/port/runtime_rules.py), NumPy 2's
-removals (tf1_train/port/numpy_rules.py); joined to tests/port_scan_cases.py's
+when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
+(tf1_train/port/runtime_rules.py), NumPy's removed builtin aliases and NumPy
+2's removals (tf1_train/port/numpy_rules.py); joined to tests/port_scan_cases.py's
 CASES. Snippets are never run."""
 
 TF = "import tensorflow as tf\n"

@@ -30,11 +30,12 @@ import urllib.request
 import numpy as np
 import tensorflow as tf
 
+from tf1_train.data import files
+
 PATH = "tensorflow.contrib.learn.python.learn.datasets"
 DEFAULT_SOURCE_URL = "https://storage.googleapis.com/cvdf-datasets/mnist/"
 FILES = ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
          "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz")  # fmt: skip
-MAX_BYTES = 1 << 31  # no MNIST-like file holds more: a larger header is damaged
 
 Dataset = collections.namedtuple("Dataset", ["data", "target"], module=PATH + ".base")
 Datasets = collections.namedtuple(
@@ -52,7 +53,7 @@ def _read32(stream) -> int:
 def _body(stream, name: str, dims) -> np.ndarray:
     """The data the header promised, all of it (a truncated download raises)."""
     size = int(np.prod(dims, dtype=np.int64))
-    if size > MAX_BYTES:
+    if size > files.MAX_FILE_BYTES:  # the bound tf1_train's own MNIST reader keeps
         raise ValueError(f"{name}: the header promises {size:,} bytes: damaged, or not MNIST's")
     data = stream.read(size)
     if len(data) != size:

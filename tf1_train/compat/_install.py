@@ -160,7 +160,7 @@ def _restore_numpy_builtin_aliases() -> None:
     from tf1_train.compat import _numpy_removed  # NumPy 2's: np.float_, np.asscalar, ...
 
     for name in _numpy_removed.missing():
-        _set(np.__dict__, name, _numpy_removed.value(name))
+        _set(np.__dict__, name, _numpy_removed.RESTORED[name][1])
 
 
 def _add_contrib_placeholders() -> None:

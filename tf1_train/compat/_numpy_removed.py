@@ -35,36 +35,45 @@ def _asfarray(a, dtype=np.double):
     return np.asarray(a, dtype=dtype)
 
 
-_OWN = {"asscalar": _asscalar, "in1d": _in1d, "msort": _msort, "asfarray": _asfarray}
-# name: what it is written as today (an attribute of NumPy, or one of _OWN's)
+# name: (how it is written today, what NumPy 1.x had under the name)
 RESTORED = {
-    "float_": "np.float64", "complex_": "np.complex128", "cfloat": "np.complex128",
-    "singlecomplex": "np.complex64", "longfloat": "np.longdouble",
-    "longcomplex": "np.clongdouble", "clongfloat": "np.clongdouble",
-    "string_": "np.bytes_", "unicode_": "np.str_", "bool8": "np.bool_", "int0": "np.intp",
-    "uint0": "np.uintp", "object0": "np.object_", "str0": "np.str_", "bytes0": "np.bytes_",
-    "void0": "np.void", "NaN": "np.nan", "Inf": "np.inf", "Infinity": "np.inf",
-    "infty": "np.inf", "PINF": "np.inf", "NINF": "-np.inf", "PZERO": "0.0", "NZERO": "-0.0",
-    "alltrue": "np.all", "sometrue": "np.any", "product": "np.prod", "cumproduct": "np.cumprod",
-    "round_": "np.round", "trapz": "np.trapezoid", "mat": "np.asmatrix",
-    "issubclass_": "issubclass", "asscalar": "a.item()",
-    "in1d": "np.isin(ar1, ar2).ravel()", "msort": "np.sort(a, axis=0)",
-    "asfarray": "np.asarray(a, dtype=float)",
-}  # fmt: skip
-
-
-def value(name: str):
-    """What ``np.<name>`` was on NumPy 1.x, from today's NumPy."""
-    if name in _OWN:
-        return _OWN[name]
-    text = RESTORED[name]
-    if text in ("0.0", "-0.0"):
-        return float(text)
-    if text == "-np.inf":
-        return -np.inf
-    if text == "issubclass":
-        return issubclass
-    return getattr(np, text[len("np.") :])
+    "float_": ("np.float64", np.float64),
+    "complex_": ("np.complex128", np.complex128),
+    "cfloat": ("np.complex128", np.complex128),
+    "singlecomplex": ("np.complex64", np.complex64),
+    "longfloat": ("np.longdouble", np.longdouble),
+    "longcomplex": ("np.clongdouble", np.clongdouble),
+    "clongfloat": ("np.clongdouble", np.clongdouble),
+    "string_": ("np.bytes_", np.bytes_),
+    "unicode_": ("np.str_", np.str_),
+    "bool8": ("np.bool_", np.bool_),
+    "int0": ("np.intp", np.intp),
+    "uint0": ("np.uintp", np.uintp),
+    "object0": ("np.object_", np.object_),
+    "str0": ("np.str_", np.str_),
+    "bytes0": ("np.bytes_", np.bytes_),
+    "void0": ("np.void", np.void),
+    "NaN": ("np.nan", np.nan),
+    "Inf": ("np.inf", np.inf),
+    "Infinity": ("np.inf", np.inf),
+    "infty": ("np.inf", np.inf),
+    "PINF": ("np.inf", np.inf),
+    "NINF": ("-np.inf", -np.inf),
+    "PZERO": ("0.0", 0.0),
+    "NZERO": ("-0.0", -0.0),
+    "alltrue": ("np.all", np.all),
+    "sometrue": ("np.any", np.any),
+    "product": ("np.prod", np.prod),
+    "cumproduct": ("np.cumprod", np.cumprod),
+    "round_": ("np.round", np.round),
+    "trapz": ("np.trapezoid", np.trapezoid),
+    "mat": ("np.asmatrix", np.asmatrix),
+    "issubclass_": ("issubclass", issubclass),
+    "asscalar": ("a.item()", _asscalar),
+    "in1d": ("np.isin(ar1, ar2).ravel()", _in1d),
+    "msort": ("np.sort(a, axis=0)", _msort),
+    "asfarray": ("np.asarray(a, dtype=float)", _asfarray),
+}
 
 
 def missing() -> list:

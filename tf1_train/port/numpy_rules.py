@@ -1,7 +1,8 @@
-"""What NumPy 2 removed that TF1-era programs use (TensorFlow 2.21 comes with
-NumPy 2): names (``np.float_``, ``np.NaN``, ``np.asscalar``, ``np.product``,
-... which tf1_train.compat.install() puts back: _numpy_removed.py; others it
-does not), ``ndarray.tostring()`` (the TFRecord writers' ``img.tostring()``),
+"""What NumPy removed that TF1-era programs use (TensorFlow 2.21 comes with
+NumPy 2): its aliases of the builtins (``np.int``, gone since 1.24), names
+(``np.float_``, ``np.NaN``, ``np.asscalar``, ``np.product``, ... which
+tf1_train.compat.install() puts back: _numpy_removed.py; others it does
+not), ``ndarray.tostring()`` (the TFRecord writers' ``img.tostring()``),
 ``itemset``, the binary mode of ``np.fromstring`` (their readers') and
 ``np.reshape(..., newshape=)``. Found running TensorFlow-Examples' DCGAN on
 NumPy 2.4. Names are checked against the installed NumPy, as api_names.py
@@ -16,10 +17,22 @@ import numpy as np
 from tf1_train.compat import _numpy_removed
 from tf1_train.port.names import Aliases
 from tf1_train.port.rules import BREAKS, _rule
-from tf1_train.port.runtime_rules import NUMPY_ALIASES
 
+ROW_NUMPY_ALIASES = "`np.int`, `np.float`"
 ROW_NUMPY_2 = "NumPy 2's removals"
 UPGRADE = "leaves it unchanged and reports nothing (it does not read NumPy names)"
+# NumPy's aliases of builtins, removed in 1.24 (np.bool and np.long came back as NumPy types).
+NUMPY_ALIASES = ("int", "float", "complex", "str", "object")
+
+_rule(
+    "numpy-builtin-alias",
+    BREAKS,
+    "{name} (the builtin it was): NumPy 1.24 removed np.{name}, and TensorFlow 2.21 needs "
+    "a newer NumPy, so it raises AttributeError; tf1_train.compat.install() puts these "
+    "aliases back",
+    UPGRADE,
+    ROW_NUMPY_ALIASES,
+)
 
 _rule(
     "numpy-removed-alias",
@@ -54,15 +67,18 @@ def _expired(name: str) -> str:
 
 
 def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
-    """(node, rule, construct, fill-ins) for each use of what NumPy 2 removed."""
+    """(node, rule, construct, fill-ins) for each use of what NumPy removed; one
+    walk decides every NumPy read."""
     numpy = Aliases(tree, roots=("numpy",))
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and numpy.resolve(node) == "numpy." + node.attr:
             name = node.attr
-            if name in _numpy_removed.RESTORED:
-                new = _numpy_removed.RESTORED[name]
+            if name in NUMPY_ALIASES:
+                yield node, "numpy-builtin-alias", ast.unparse(node), {"name": name}
+            elif name in _numpy_removed.RESTORED:
+                new = _numpy_removed.RESTORED[name][0]
                 yield node, "numpy-removed-alias", ast.unparse(node), {"name": name, "new": new}
-            elif name not in NUMPY_ALIASES and not name.startswith("_") and not hasattr(np, name):
+            elif not name.startswith("_") and not hasattr(np, name):
                 yield node, "numpy-removed", ast.unparse(node), {"fix": _expired(name)}
         if isinstance(node, ast.Call):
             fix = _call_fix(node, numpy.resolve(node.func))

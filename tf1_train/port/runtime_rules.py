@@ -1,23 +1,21 @@
 """Rules for what a TF1 training program hits when it runs, beyond TensorFlow's
 API table: ``tf.train.Supervisor`` (and ``slim.learning.train``, which builds
-one) in eager mode, NumPy's removed aliases of the builtins, tf-slim
+one) in eager mode, tf-slim
 functions that read private TensorFlow names 2.21 moved, and TF 1.4's
 ``_parse_flags()`` on the flag values (found in cnn-text-classification-tf's
 eval.py).
 
 Both were found running tensorflow/models' TF-slim trainer on TensorFlow 2.21:
-the scan called the Supervisor ``works`` and said nothing of ``np.int`` or of
-``slim.tfexample_decoder.Image``, and the program stopped at import, in its
+the scan called the Supervisor ``works`` and said nothing of ``np.int`` (now
+numpy_rules.py's) or of ``slim.tfexample_decoder.Image``, and the program stopped at import, in its
 data provider and at step 0.
 """
 
 import ast
 from typing import Dict, Iterator, Optional, Tuple
 
-from tf1_train.port.names import Aliases
 from tf1_train.port.rules import BREAKS, ROW_SLIM, ROW_SUPERVISOR, V1, _rule
 
-ROW_NUMPY_ALIASES = "`np.int`, `np.float`"
 ROW_PARSE_FLAGS = "`_parse_flags()` on TF 1.4's flags"
 GRAPH_MODE = (
     "call tf.compat.v1.disable_eager_execution at the top of the entry point "
@@ -33,16 +31,6 @@ _rule(
     "adds no disable_eager_execution",
     ROW_SUPERVISOR,
 )
-_rule(
-    "numpy-builtin-alias",
-    BREAKS,
-    "{name} (the builtin it was): NumPy 1.24 removed np.{name}, and TensorFlow 2.21 needs "
-    "a newer NumPy, so it raises AttributeError; tf1_train.compat.install() puts these "
-    "aliases back",
-    "leaves it unchanged and reports nothing (it does not read NumPy names)",
-    ROW_NUMPY_ALIASES,
-)
-
 _rule(
     "slim-moved-names",
     BREAKS,
@@ -65,8 +53,6 @@ _rule(
 )
 
 SUPERVISORS = (V1 + "train.Supervisor", "tensorflow.train.Supervisor", "tf_slim.learning.train")
-# NumPy's aliases of builtins, removed in 1.24 (np.bool and np.long came back as NumPy types).
-NUMPY_ALIASES = ("int", "float", "complex", "str", "object")
 
 
 def path_rule(path: str, eager_off: bool) -> Optional[Tuple[str, Dict[str, str]]]:
@@ -76,14 +62,10 @@ def path_rule(path: str, eager_off: bool) -> Optional[Tuple[str, Dict[str, str]]
     return None
 
 
-def numpy_alias_findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
-    """(node, rule, construct, fill-ins) for each ``np.int``-style read, any import spelling,
-    and each ``._parse_flags()`` call (TF 1.4's flags, which the text CNNs' eval.py kept)."""
-    numpy = Aliases(tree, roots=("numpy",))
+def parse_flags_findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
+    """(node, rule, construct, fill-ins) for each ``._parse_flags()`` call (TF 1.4's
+    flags, which the text CNNs' eval.py kept)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr == "_parse_flags":
                 yield node, "flags-parse-flags", ast.unparse(node), {}
-        if isinstance(node, ast.Attribute) and node.attr in NUMPY_ALIASES:
-            if numpy.resolve(node) == "numpy." + node.attr:
-                yield node, "numpy-builtin-alias", ast.unparse(node), {"name": node.attr}

@@ -162,7 +162,7 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
             note = guards.note(node, key, shown, is_import=False)
             raw.append((node, key, shown, {**fills, "guarded": note} if note else fills))
     raw.extend(checks.call_findings(parsed.tree, parsed.aliases.resolve, program))
-    raw.extend(runtime_rules.numpy_alias_findings(parsed.tree))
+    raw.extend(runtime_rules.parse_flags_findings(parsed.tree))
     raw.extend(numpy_rules.findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
