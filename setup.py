@@ -15,8 +15,9 @@ setup(
         # load (0.6.0: 0.04 s), paid by every process that imports TensorFlow.
         "cpu": ["tensorflow-cpu>=2.16,<2.22", "tensorboard>=2.16", "ml_dtypes>=0.5.1,<0.7"],
         "gpu": ["tensorflow[and-cuda]>=2.16,<2.22", "tensorboard>=2.16", "ml_dtypes>=0.5.1,<0.7"],
-        # tf-slim (no dependencies of its own) lets the tests run legacy slim code
-        # through tf1_train.compat.install(); it is never needed at run time.
+        # tf-slim and tensorflow-estimator (no dependencies of their own) let the tests
+        # run legacy slim and Estimator code through tf1_train.compat.install(); neither
+        # is needed at run time.
         # pytest-xdist: ./run.sh test runs the suite in one worker per core.
         "test": [
             "pytest>=7",
@@ -24,6 +25,7 @@ setup(
             "pytest-xdist>=3",
             "ruff>=0.5",
             "tf-slim==1.1.0",
+            "tensorflow-estimator==2.15.0",
         ],
     },
     entry_points={"console_scripts": ["tf1-train=tf1_train.main:run"]},

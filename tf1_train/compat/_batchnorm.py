@@ -132,16 +132,24 @@ class BatchNormalization(Layer):
             self.beta = self.add_weight(
                 "beta", shape, b_init, self.regularizers[1], True, self.constraints[1], param_dtype
             )
-        self.moving_mean = self.add_weight(
-            "moving_mean", shape, m_init, dtype=param_dtype, **STATISTIC
-        )
-        self.moving_variance = self.add_weight(
-            "moving_variance", shape, v_init, dtype=param_dtype, **STATISTIC
-        )
+        # The statistics are never partitioned (TF 1.x's layer set its scope's
+        # partitioner aside for them): a canned Estimator's `dnn` scope has one.
         self._param_dtype = param_dtype
         self._param_shape = shape
-        if self.renorm:
-            _renorm.build(self, shape, m_init, v_init)
+        scope = v1.get_variable_scope()
+        partitioner = scope.partitioner
+        scope.set_partitioner(None)
+        try:
+            self.moving_mean = self.add_weight(
+                "moving_mean", shape, m_init, dtype=param_dtype, **STATISTIC
+            )
+            self.moving_variance = self.add_weight(
+                "moving_variance", shape, v_init, dtype=param_dtype, **STATISTIC
+            )
+            if self.renorm:
+                _renorm.build(self, shape, m_init, v_init)
+        finally:
+            scope.set_partitioner(partitioner)
 
     def _check_virtual_batches(self) -> None:
         if self.virtual_batch_size is None:

@@ -14,7 +14,8 @@ builtins (``np.int``) likewise, and ``tensorflow.contrib.quantize``,
 ``.training``, ``.rnn``, ``.legacy_seq2seq``, ``.seq2seq``, ``.crf`` and
 ``.distributions`` become importable
 (``_contrib``: placeholders, but for what each kept of TF 1.15), and so does
-``tensorflow.examples.tutorials.mnist`` (_tutorial_mnist.py). Nothing else
+``tensorflow.examples.tutorials.mnist`` (_tutorial_mnist.py), and
+``tf.estimator`` when tensorflow-estimator is installed (_estimator.py). Nothing else
 changes, and nothing changes until a program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
 still work on 2.21 and are left alone.
@@ -68,6 +69,7 @@ def install() -> None:
     _restore_numpy_builtin_aliases()
     _add_contrib_placeholders()
     _add_tutorial_modules()
+    _add_estimator()
     _state["installed"] = True
 
 
@@ -208,6 +210,33 @@ def _add_tutorial_modules() -> None:
             _set(sys.modules, name, module)
     if getattr(tf, "examples", None) is None:
         _set(tf, "examples", sys.modules[_tutorial_mnist.PACKAGE])
+
+
+def _add_estimator() -> None:
+    """``tf.estimator`` (TF 1.x's: tensorflow-estimator's v1 API, made to
+    import on TensorFlow 2.21 by _estimator.py) on ``tensorflow`` and on
+    every copy of the v1 API, when tensorflow-estimator is installed."""
+    from tf1_train.compat import _estimator
+
+    if not _estimator.available():
+        return
+    import tensorflow as tf
+
+    _estimator.prepare(_set)
+    api = _estimator.v1_api(_set)
+    _set(tf, "estimator", api)
+    roots = ["tensorflow"]
+    for name, module in list(sys.modules.items()):
+        if name.startswith("tensorflow") and name.endswith("compat.v1") and module is not None:
+            _set(module, "estimator", api)
+            roots.append(name)
+    # `from tensorflow.estimator import RunConfig`, `import tensorflow.compat.v1.estimator`
+    for name, module in list(sys.modules.items()):
+        if name == _estimator.V1_API or name.startswith(_estimator.V1_API + "."):
+            for root in roots:
+                alias = root + ".estimator" + name[len(_estimator.V1_API) :]
+                if alias not in sys.modules:
+                    _set(sys.modules, alias, module)
 
 
 def _add_slim_finder(prefixes) -> None:

@@ -17,7 +17,7 @@ import pathlib
 import sys
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from tf1_train.compat import _contrib, _tutorial_mnist
+from tf1_train.compat import _contrib, _estimator, _tutorial_mnist
 from tf1_train.compat._contrib import PACKAGE
 from tf1_train.port import (
     api_names,
@@ -185,6 +185,9 @@ def _kept(path: str, fills: Dict[str, str], program: checks.Program):
     with tf-slim installed), as breaking otherwise, whatever the rule."""
     if program.compat_installed and _tutorial_mnist.served(path):
         return {**fills, "placeholder": path}
+    verdict = _estimator.scan_verdict(path) if program.compat_installed else None
+    if verdict:
+        return {**fills, "estimator_works" if verdict[0] else "estimator_breaks": verdict[1]}
     if not program.compat_installed or not path.startswith(PACKAGE + "."):
         return fills
     if _placeholder(path):
@@ -271,6 +274,13 @@ def _finding(file, node, key, construct, fills, program) -> Finding:
             f"{_what(construct, fills['placeholder'])} works after tf1_train.compat.install(): "
             + _placeholder_note(fills["placeholder"]),
         )
+    if "estimator_works" in fills:
+        severity, note = (
+            WORKS,
+            "works after tf1_train.compat.install(): " + fills["estimator_works"],
+        )
+    if "estimator_breaks" in fills:
+        severity, note = BREAKS, fills["estimator_breaks"]
     if note:
         fix = f"{note}; {fix}"
     line, col = node.lineno, node.col_offset + 1

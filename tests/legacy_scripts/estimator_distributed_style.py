@@ -1,0 +1,100 @@
+"""The two ways TF 1.x Estimator code bases trained on several devices, in one
+program: ``RunConfig(train_distribute=MirroredStrategy(...))`` (towers in one
+process; the input_fn's batch is each tower's), and a TF_CONFIG cluster
+(between-graph replication, as before distribution strategies: ``RunConfig()``
+reads the cluster and this task from TF_CONFIG, the Estimator places its
+variables on the ps task and ``train_and_evaluate`` starts this task's gRPC
+server; a ps task then serves until killed; the chief waits for the worker's
+session before its first step). Each prints where its towers or variables
+are, how many steps this process ran, and what it evaluated. Written for
+tf1_train's tests; ``import tensorflow as tf`` as on TF 1.x, so it runs
+through ``python -m tf1_train.compat --v1``.
+
+python estimator_distributed_style.py MODEL_DIR mirrored TOWERS BATCH_PER_TOWER
+TF_CONFIG='{"cluster": ..., "task": ...}' python estimator_distributed_style.py MODEL_DIR cluster
+"""
+
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import tensorflow as tf
+
+
+def model_fn(features, labels, mode):
+    hidden = tf.layers.dense(features["x"], 16, activation=tf.nn.relu)
+    logits = tf.layers.dense(hidden, 3)
+    loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+    if mode == tf.estimator.ModeKeys.EVAL:
+        accuracy = tf.metrics.accuracy(labels, tf.argmax(logits, 1))
+        return tf.estimator.EstimatorSpec(mode, loss=loss, eval_metric_ops={"acc": accuracy})
+    print(f"tower {len(towers)} = {logits.device}")
+    towers.append(logits.device)
+    print(f"devices = {json.dumps(sorted({v.device for v in tf.global_variables()}))}")
+    step = tf.train.GradientDescentOptimizer(0.1).minimize(loss, tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=step)
+
+
+class CountSteps(tf.train.SessionRunHook):
+    """Counts this task's steps; the chief's first step waits (up to a minute)
+    until the worker has a session, so both tasks train whatever the load."""
+
+    ran = 0
+
+    def after_create_session(self, session, coord):
+        open(os.path.join(model_dir, "started_" + config.task_type), "w").close()
+
+    def before_run(self, run_context):
+        started = os.path.join(model_dir, "started_worker")
+        for _ in range(600 if config.is_chief and CountSteps.ran == 0 else 0):
+            if os.path.exists(started):
+                break
+            time.sleep(0.1)
+
+    def after_run(self, run_context, run_values):
+        CountSteps.ran += 1
+
+
+towers = []
+model_dir, route = sys.argv[1], sys.argv[2]
+rng = np.random.RandomState(0)
+x = rng.randn(600, 4).astype(np.float32)
+y = (x[:, 0] > 0).astype(np.int32) + (x[:, 1] > 0).astype(np.int32)
+
+
+def train_input_fn(batch=50):
+    return tf.data.Dataset.from_tensor_slices(({"x": x}, y)).repeat().shuffle(600).batch(batch)
+
+
+def eval_input_fn():
+    return tf.data.Dataset.from_tensor_slices(({"x": x}, y)).batch(100)
+
+
+if route == "mirrored":
+    devices = [f"/cpu:{i}" for i in range(int(sys.argv[3]))]
+    config = tf.estimator.RunConfig(
+        train_distribute=tf.distribute.MirroredStrategy(devices),
+        tf_random_seed=1,
+        session_config=tf.ConfigProto(device_count={"CPU": 2}),
+    )
+    estimator = tf.estimator.Estimator(model_fn, model_dir=model_dir, config=config)
+    batch = int(sys.argv[4])
+    estimator.train(
+        lambda: tf.data.Dataset.from_tensor_slices(({"x": x}, y)).repeat().batch(batch),
+        steps=100,
+    )
+    result = estimator.evaluate(eval_input_fn)
+    print(f"result = {json.dumps({k: float(v) for k, v in result.items()})}")
+else:
+    config = tf.estimator.RunConfig(model_dir=model_dir, save_checkpoints_steps=500)
+    estimator = tf.estimator.Estimator(model_fn, config=config)
+    train_spec = tf.estimator.TrainSpec(train_input_fn, max_steps=1500, hooks=[CountSteps()])
+    eval_spec = tf.estimator.EvalSpec(eval_input_fn, steps=None, throttle_secs=0)
+    tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)
+    print(f"task = {config.task_type} {config.task_id}")
+    print(f"ran = {CountSteps.ran}")
+    print(f"global_step = {estimator.get_variable_value('global_step')}")
+    if config.is_chief:
+        print(f"accuracy = {estimator.evaluate(eval_input_fn)['acc']}")
