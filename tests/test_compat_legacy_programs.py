@@ -84,7 +84,7 @@ def test_contrib_placeholders_import_and_refuse_every_name(installed):
     assert names["BasicLSTMCell"] is tf.compat.v1.nn.rnn_cell.BasicLSTMCell  # the core objects
     assert names["static_rnn"] is tf.compat.v1.nn.static_rnn
     with pytest.raises(ModuleNotFoundError):  # the submodules nothing serves
-        importlib.import_module("tensorflow.contrib.tpu")
+        importlib.import_module("tensorflow.contrib.tensor_forest")
     assert importlib.import_module("tensorflow.contrib.slim") is importlib.import_module("tf_slim")
     assert np.int is int and np.float is float and np.object is object
 

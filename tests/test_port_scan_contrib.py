@@ -95,6 +95,17 @@ CASES = {
         "var = tf.contrib.eager.Variable\n",
         {6, 7},
     ),
+    "tpu": (  # BERT's run_classifier.py reaches these with use_tpu=False
+        TF2 + "tf = tf.compat.v1\n"
+        "spec = tf.contrib.tpu.TPUEstimatorSpec\n"
+        "per_host = tf.contrib.tpu.InputPipelineConfig.PER_HOST_V2\n"
+        "from tensorflow.contrib.tpu import RunConfig, TPUConfig, TPUEstimator\n"
+        "opt = tf.contrib.tpu.CrossShardOptimizer\n"
+        "keras = tf.contrib.tpu.keras_to_tpu_model\n"  # contrib's own, gone
+        "resolver = tf.contrib.cluster_resolver.TPUClusterResolver\n"
+        "union = tf.contrib.cluster_resolver.UnionClusterResolver\n",
+        {7},
+    ),
 }
 
 
