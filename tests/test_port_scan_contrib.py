@@ -106,6 +106,15 @@ CASES = {
         "union = tf.contrib.cluster_resolver.UnionClusterResolver\n",
         {7},
     ),
+    "estimator": (
+        TF2 + "tf = tf.compat.v1\n"
+        "head = tf.contrib.estimator.multi_class_head\n"
+        "from tensorflow.contrib.estimator import stop_if_no_decrease_hook\n"
+        "dnn = tf.contrib.estimator.DNNEstimator\n"
+        "replicate = tf.contrib.estimator.replicate_model_fn\n"  # gone: MirroredStrategy
+        "multi_label = tf.contrib.estimator.multi_label_head\n",
+        {6, 7},
+    ),
 }
 
 

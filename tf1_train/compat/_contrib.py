@@ -1,7 +1,8 @@
 """Importable ``tensorflow.contrib.quantize``, ``.training``, ``.rnn``,
 ``.legacy_seq2seq``, ``.seq2seq``, ``.crf``, ``.distributions``, ``.data``,
 ``.learn`` (TF 1.15's names: _contrib_data.py), ``.eager``
-(_contrib_eager.py), ``.tpu`` and ``.cluster_resolver`` (_contrib_tpu.py), whose every name
+(_contrib_eager.py), ``.tpu`` and ``.cluster_resolver`` (_contrib_tpu.py), ``.estimator``
+(_contrib_estimator.py), whose every name
 raises on use, except the core TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names
 rebuilt on TensorFlow 2.21), and all of ``.legacy_seq2seq``, ``.seq2seq`` and ``.crf``,
 which were core ops (tf1_train/compat/_contrib_seq2seq.py, _contrib_decode.py and the
@@ -50,7 +51,13 @@ distributions it re-exported (_contrib_distributions.py).
 import importlib
 import types
 
-from tf1_train.compat import _contrib_data, _contrib_distributions, _contrib_eager, _contrib_tpu
+from tf1_train.compat import (
+    _contrib_data,
+    _contrib_distributions,
+    _contrib_eager,
+    _contrib_estimator,
+    _contrib_tpu,
+)
 
 PACKAGE = "tensorflow.contrib"
 PLACEHOLDERS = {
@@ -74,6 +81,7 @@ PLACEHOLDERS = {
     "eager": _contrib_eager.GONE,
     "tpu": _contrib_tpu.TPU_GONE,
     "cluster_resolver": _contrib_tpu.RESOLVERS_GONE,
+    "estimator": _contrib_estimator.GONE,
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -239,6 +247,7 @@ _KEPT = {
     "eager": (_contrib_eager.KEPT, _contrib_eager.resolve),
     "tpu": (_contrib_tpu.TPU_KEPT, _contrib_tpu.tpu),
     "cluster_resolver": (_contrib_tpu.RESOLVERS_KEPT, _contrib_tpu.cluster_resolver),
+    "estimator": (_contrib_estimator.KEPT, _contrib_estimator.resolve),
 }
 
 
@@ -261,6 +270,8 @@ def kept(submodule: str, name: str, deeper: str = "") -> bool:
         return _contrib_data.learn_kept(name, deeper)
     if submodule == "tpu":
         return _contrib_tpu.tpu_kept(name)
+    if submodule == "estimator":
+        return _contrib_estimator.kept(name)
     return name in _KEPT.get(submodule, ((), None))[0]
 
 
@@ -302,6 +313,11 @@ def describe(submodule: str) -> str:
         )
     if submodule == "cluster_resolver":
         return "its cluster resolvers work (TensorFlow's), every other name raises"
+    if submodule == "estimator":
+        return (
+            "its heads, early-stopping hooks, add_metrics and *Estimator classes work "
+            "(tensorflow-estimator's, when it is installed), every other name raises"
+        )
     if _KEPT.get(submodule):
         return "every name of TF 1.15's module works (TF 1.15's ops)"
     return "a placeholder module whose every name raises on use"
