@@ -2,6 +2,7 @@
 2.15.0 (tf1_train/compat/_estimator.py): TF 1.x's API in every spelling, its
 Estimator code running as written, what needs Keras 2 refused in one line."""
 
+import importlib
 import json
 import os
 import pathlib
@@ -23,13 +24,16 @@ DISTRIBUTED = SCRIPT.with_name("estimator_distributed_style.py")
 BERT_STYLE = SCRIPT.with_name("bert_classifier_style.py")
 
 
-def test_tf_estimator_is_tf1s_in_every_spelling_after_install(installed):
+def test_tf_estimator_is_tf1s_on_the_v1_api_and_tf2s_on_tensorflow(installed):
+    # As TF 2.15 had them: a TF 2 program's tf.estimator is TF 2's, a v1 one's TF 1.x's.
     import tensorflow.compat.v1 as v1
     import tensorflow_estimator._api.v1.estimator as tf1_api
+    import tensorflow_estimator._api.v2.estimator as tf2_api
 
-    assert tf.estimator is tf1_api and v1.estimator is tf1_api
-    assert tf.estimator.Estimator.__module__ == "tensorflow_estimator.python.estimator.estimator"
-    assert tf.estimator.inputs.numpy_input_fn  # TF 1.x's API (not in the v2 one)
+    assert v1.estimator is tf1_api and tf.compat.v1.estimator is tf1_api
+    assert tf.estimator is tf2_api and tf.compat.v2.estimator is tf2_api
+    assert v1.estimator.Estimator.__module__ == "tensorflow_estimator.python.estimator.estimator"
+    assert v1.estimator.inputs.numpy_input_fn  # TF 1.x's API (not in the v2 one)
     names = {}
     exec(
         "from tensorflow.estimator import RunConfig, ModeKeys\n"
@@ -39,6 +43,7 @@ def test_tf_estimator_is_tf1s_in_every_spelling_after_install(installed):
     )
     assert names["RunConfig"] is tf1_api.RunConfig and names["e"] is tf1_api
     assert names["ServingInputReceiver"] is tf1_api.export.ServingInputReceiver
+    assert tf2_api.Estimator.__name__ == "EstimatorV2"
 
 
 def test_without_install_or_the_package_it_is_missing_as_on_tf2(monkeypatch):
@@ -59,17 +64,29 @@ def test_without_install_or_the_package_it_is_missing_as_on_tf2(monkeypatch):
         tf1_train.compat.uninstall()
 
 
-@pytest.mark.parametrize("name", _estimator.KERAS2)
-def test_what_needs_keras_2_raises_one_line(installed, name):
-    import tensorflow_estimator._api.v1.estimator as tf1_api
-
-    where = tf1_api
+def _refusal(api: str, name: str) -> str:
+    """The one line ``<api>.<name>(3)`` raises (``api``: the package's v1 or v2 API)."""
+    where = importlib.import_module(f"tensorflow_estimator._api.{api}.estimator")
     for part in name.split("."):
         where = getattr(where, part)
     with pytest.raises(NotImplementedError) as raised:
         where(3)
-    message = str(raised.value)
-    assert message.startswith(f"tf.estimator.{name} is built on Keras 2") and "\n" not in message
+    assert "\n" not in str(raised.value)
+    return str(raised.value)
+
+
+@pytest.mark.parametrize("name", _estimator.KERAS2)
+def test_what_needs_keras_2_raises_one_line(installed, name):
+    assert _refusal("v1", name).startswith(f"tf.estimator.{name} is built on Keras 2")
+
+
+@pytest.mark.parametrize("name", _estimator.KERAS2_V2)
+def test_tf2s_canned_models_and_heads_raise_one_line_naming_the_v1_class(installed, name):
+    message = _refusal("v2", name)
+    assert message.startswith(f"tf.estimator.{name} ")
+    if name not in _estimator.KERAS2:  # what differs in the v1 class it names
+        assert f"tf.compat.v1.estimator.{name} is served" in message
+        assert "SUM_OVER_BATCH_SIZE" in message
 
 
 def test_uninstall_puts_tensorflows_names_back():
@@ -81,8 +98,12 @@ def test_uninstall_puts_tensorflows_names_back():
     tf1_train.compat.install()
     tf1_train.compat.uninstall()
     assert not hasattr(tf, "estimator") and "estimator" not in tf_export.API_ATTRS
+    assert not hasattr(tf.compat.v2, "estimator")
     assert _estimator.BRIDGE not in sys.modules and "tensorflow.estimator" not in sys.modules
     assert isinstance(tf1_api.DNNClassifier, type)  # the package's own class again
+    import tensorflow_estimator._api.v2.estimator as tf2_api
+
+    assert isinstance(tf2_api.DNNClassifier, type)
 
 
 def _mirrored():
@@ -141,15 +162,15 @@ def test_tpu_estimator_without_a_tpu_trains_as_an_estimator(installed, tmp_path)
         loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels, logits)
         opt = tf.compat.v1.train.GradientDescentOptimizer(0.5)
         train_op = opt.minimize(loss, global_step=tf.compat.v1.train.get_global_step())
-        return tf.estimator.tpu.TPUEstimatorSpec(mode, loss=loss, train_op=train_op)
+        return tf.compat.v1.estimator.tpu.TPUEstimatorSpec(mode, loss=loss, train_op=train_op)
 
     def input_fn(params):
         data = tf.data.Dataset.from_tensor_slices(({"x": x}, y))
         return data.repeat().batch(params["batch_size"], drop_remainder=True)
 
-    config = tf.estimator.tpu.RunConfig(model_dir=str(tmp_path),
-                                        tpu_config=tf.estimator.tpu.TPUConfig(10))  # fmt: skip
-    estimator = tf.estimator.tpu.TPUEstimator(model_fn=model_fn, config=config, use_tpu=False,
+    tpu = tf.compat.v1.estimator.tpu  # TF 1.x's (TF 2's tf.estimator had no tpu)
+    config = tpu.RunConfig(model_dir=str(tmp_path), tpu_config=tpu.TPUConfig(10))
+    estimator = tpu.TPUEstimator(model_fn=model_fn, config=config, use_tpu=False,
                                               train_batch_size=32, eval_batch_size=32)  # fmt: skip
     with tf.Graph().as_default():
         estimator.train(input_fn, max_steps=60)
@@ -178,18 +199,26 @@ def test_a_bert_style_program_trains_evaluates_and_predicts_from_its_checkpoint(
     assert float(restored["predict_accuracy"]) > 0.8
 
 
-def test_the_scan_breaks_exactly_where_the_installed_program_raises():
-    source = (
-        "import tensorflow.compat.v1 as tf\n"
-        "from tensorflow.estimator import RunConfig\n"
-        "config = tf.estimator.RunConfig(tf_random_seed=1)\n"
-        "spec = tf.estimator.EstimatorSpec\n"
-        "dnn = tf.estimator.DNNClassifier(hidden_units=[4], feature_columns=[])\n"
-        "fn = tf.estimator.inputs.numpy_input_fn({'x': [[1.0]]}, shuffle=False)\n"
-        "head = tf.estimator.MultiClassHead(3)\n"
-        "sdca = tf.estimator.experimental.LinearSDCA('e')\n"
-    )
-    path = pathlib.Path(os.environ["TMPDIR"]) / "estimator_lines.py"
+LINES = (
+    "from tensorflow.estimator import RunConfig\n"
+    "config = tf.estimator.RunConfig(tf_random_seed=1)\n"
+    "spec = tf.estimator.EstimatorSpec\n"
+    "dnn = tf.estimator.DNNClassifier(hidden_units=[4], feature_columns=[])\n"
+    "hook = tf.estimator.experimental.stop_if_no_decrease_hook\n"
+    "head = tf.estimator.MultiClassHead(3)\n"
+    "sdca = tf.estimator.experimental.LinearSDCA('e')\n"
+)
+# program: (its source, the lines that raise after install())
+SCANNED = {
+    "v1": ("import tensorflow.compat.v1 as tf\n" + LINES, {7, 8}),
+    "tf2": ("import tensorflow as tf\n" + LINES, {5, 7, 8}),  # TF 2's DNNClassifier: Keras 2
+}
+
+
+@pytest.mark.parametrize("program", sorted(SCANNED))
+def test_the_scan_breaks_exactly_where_the_installed_program_raises(program):
+    source, raising = SCANNED[program]
+    path = pathlib.Path(os.environ["TMPDIR"]) / f"estimator_lines_{program}.py"
     path.write_text(source)
     plain = {f.line for f in scanner.scan([str(path)]).findings if f.severity == "breaks"}
     assert plain == {2, 3, 4, 5, 6, 7, 8}  # without tf1_train.compat, every use
@@ -200,7 +229,7 @@ def test_the_scan_breaks_exactly_where_the_installed_program_raises():
 
     tf1_train.compat.install()
     try:
-        assert under == raising_lines(source, errors) == {7, 8}
+        assert under == raising_lines(source, errors) == raising
     finally:
         tf1_train.compat.uninstall()
 

@@ -19,9 +19,12 @@ clusters as TF 2.15 set them up; the coordinator's own modes refused in one
 line), the API names as TF 2.15 had them, the TPU modules as names that raise
 one line when used (TPU embedding has no CPU meaning; ``TPUEstimator(use_tpu=
 False)`` never uses them). ``tf.estimator`` is then tensorflow-estimator's v1
-API, TF 1.x's ``tf.estimator``, wherever a program reaches it:
-``tf.estimator`` after ``import tensorflow as tf`` or ``import
-tensorflow.compat.v1 as tf``, ``tf.compat.v1.estimator``.
+API, TF 1.x's ``tf.estimator``, on every copy of the v1 API (``tf.estimator``
+after ``import tensorflow.compat.v1 as tf``, or after ``import tensorflow as
+tf`` under ``python -m tf1_train.compat --v1``; ``tf.compat.v1.estimator``),
+and its v2 API on ``tensorflow`` and ``tf.compat.v2``, as TF 2.15 had them: a
+TF 2 program's ``tf.estimator.DNNClassifier`` is TF 2's, never silently TF
+1.x's, whose defaults differ.
 
 Its Estimator, EstimatorSpec, RunConfig, train_and_evaluate, hooks, input
 functions, exporters, BaselineClassifier and KMeans are tensorflow-estimator's
@@ -29,7 +32,9 @@ own code and run as written; the canned DNN, Linear and DNNLinearCombined
 models too, their two logit functions rebuilt without Keras 2
 (_estimator_canned.py). What else needs Keras 2 (the TF 2 ``Head`` classes:
 Keras 2's metrics and ``keras.__internal__``; ``LinearSDCA``) raises one line
-when called (``KERAS2``).
+when called (``KERAS2``), and so do the v2 API's canned models, Keras 2 models
+with Keras 2 optimizers (``KERAS2_V2``): the line names the v1 class and how
+it differs.
 
 Without tensorflow-estimator nothing is imported or set: ``tf.estimator``
 stays TensorFlow 2.21's AttributeError, so ``hasattr`` and ``except
@@ -45,6 +50,7 @@ import types
 
 PACKAGE = "tensorflow_estimator"
 V1_API = "tensorflow_estimator._api.v1.estimator"
+V2_API = "tensorflow_estimator._api.v2.estimator"
 BRIDGE = "tensorflow.python.distribute.estimator_training"
 INSTALL_HINT = (
     "tf.estimator went from TensorFlow in 2.16: pip install tensorflow-estimator==2.15.0 "
@@ -99,10 +105,27 @@ KERAS2_WHY = (
 )
 
 
-API_PATHS = ("tensorflow.estimator", "tensorflow.compat.v1.estimator")
+V1_PATH, V2_PATH = "tensorflow.compat.v1.estimator", "tensorflow.estimator"
 DESCRIBE = (
     "tensorflow-estimator's code as TF 1.x's tf.estimator (Estimator, EstimatorSpec, "
     "RunConfig, train_and_evaluate, hooks, inputs, exporters; docs/ESTIMATOR.md)"
+)
+
+
+# The v2 API's names (TF 2.0-2.15's tf.estimator) whose code needs Keras 2: its
+# canned models (Keras 2 models and optimizers) too, besides the heads.
+KERAS2_V2 = KERAS2 + tuple(
+    """BaselineClassifier BaselineEstimator BaselineRegressor DNNClassifier DNNEstimator
+    DNNRegressor DNNLinearCombinedClassifier DNNLinearCombinedEstimator
+    DNNLinearCombinedRegressor LinearClassifier LinearEstimator LinearRegressor
+    experimental.RNNClassifier experimental.RNNEstimator""".split()
+)
+KERAS2_V2_WHY = (
+    "(TF 2's, after `import tensorflow as tf`) is built on Keras 2 (its models, optimizers "
+    "and metrics), which Keras 3 does not have: TF 1.x's tf.compat.v1.estimator.{name} is "
+    "served, but differs (v1 optimizers; a canned classifier or regressor sums its loss "
+    "over the batch where TF 2's averaged it: "
+    "loss_reduction=tf.compat.v1.losses.Reduction.SUM_OVER_BATCH_SIZE gives TF 2's)"
 )
 
 
@@ -111,14 +134,22 @@ def available() -> bool:
     return importlib.util.find_spec(PACKAGE) is not None
 
 
-def refused(name: str):
+def why(name: str, v2: bool = False) -> str:
+    """The one line ``tf.estimator.<name>`` raises (of the v2 API: ``v2``)."""
+    if v2 and name not in KERAS2:
+        return f"tf.estimator.{name} " + KERAS2_V2_WHY.format(name=name)
+    return f"tf.estimator.{name} {KERAS2_WHY}"
+
+
+def refused(name: str, v2: bool = False):
     """A stand-in for ``tf.estimator.<name>`` that raises one line when called."""
+    message = why(name, v2)
 
     def refuse(*args, **kwargs):
-        raise NotImplementedError(f"tf.estimator.{name} {KERAS2_WHY}")
+        raise NotImplementedError(message)
 
     refuse.__name__ = refuse.__qualname__ = name.rsplit(".", 1)[-1]
-    refuse.__doc__ = f"tf.estimator.{name} {KERAS2_WHY}."
+    refuse.__doc__ = message
     return refuse
 
 
@@ -183,26 +214,40 @@ def v1_api(put):
     _estimator_canned.install(put)
     for _, name in _estimator_canned.BUILDERS:
         put(api.experimental, name, getattr(_estimator_canned, name))
-    for dotted in KERAS2:
+    _refuse(api, KERAS2, put, v2=False)
+    return api
+
+
+def v2_api(put):
+    """tensorflow-estimator's v2 API module (TF 2.0-2.15's ``tf.estimator``):
+    its Estimator, specs, hooks and exporters as they are, its canned models
+    and heads (Keras 2) replaced by one-line refusals."""
+    api = importlib.import_module(V2_API)
+    _refuse(api, KERAS2_V2, put, v2=True)
+    return api
+
+
+def _refuse(api, names, put, v2: bool) -> None:
+    for dotted in names:
         where = api
         *parents, name = dotted.split(".")
         for parent in parents:
             where = getattr(where, parent)
         if getattr(where, name, None) is not None:
-            put(where, name, refused(dotted))
-    return api
+            put(where, name, refused(dotted, v2))
 
 
 def scan_verdict(path: str):
     """For the scanner under ``--compat``: (works, why) for an API path under
-    ``tf.estimator``, None for any other path."""
-    prefix = next((p for p in API_PATHS if path == p or path.startswith(p + ".")), None)
-    if prefix is None:
+    ``tf.estimator`` (``tensorflow.estimator``: the v2 API), None for any
+    other path."""
+    v2 = path == V2_PATH or path.startswith(V2_PATH + ".")
+    if not (v2 or path == V1_PATH or path.startswith(V1_PATH + ".")):
         return None
     if not available():
         return False, INSTALL_HINT
-    name = path[len(prefix) + 1 :]
-    for dotted in KERAS2:
+    name = path[len(V2_PATH if v2 else V1_PATH) + 1 :]
+    for dotted in KERAS2_V2 if v2 else KERAS2:
         if name == dotted or name.startswith(dotted + "."):
-            return False, f"tf.estimator.{dotted} {KERAS2_WHY}"
+            return False, why(dotted, v2)
     return True, DESCRIBE

@@ -213,28 +213,30 @@ def _add_tutorial_modules() -> None:
 
 
 def _add_estimator() -> None:
-    """``tf.estimator`` (TF 1.x's: tensorflow-estimator's v1 API, made to
-    import on TensorFlow 2.21 by _estimator.py) on ``tensorflow`` and on
-    every copy of the v1 API, when tensorflow-estimator is installed."""
+    """``tf.estimator`` when tensorflow-estimator is installed, made to import
+    on TensorFlow 2.21 by _estimator.py, as TF 2.15 had it: TF 1.x's (the v1
+    API) on every copy of the v1 API, TF 2's (the v2 API) on ``tensorflow``
+    and ``tf.compat.v2``."""
     from tf1_train.compat import _estimator
 
     if not _estimator.available():
         return
-    import tensorflow as tf
-
     _estimator.prepare(_set)
-    api = _estimator.v1_api(_set)
-    _set(tf, "estimator", api)
-    roots = ["tensorflow"]
+    apis = {_estimator.V1_API: _estimator.v1_api(_set), _estimator.V2_API: _estimator.v2_api(_set)}
+    roots = {"tensorflow": _estimator.V2_API}
     for name, module in list(sys.modules.items()):
-        if name.startswith("tensorflow") and name.endswith("compat.v1") and module is not None:
-            _set(module, "estimator", api)
-            roots.append(name)
+        if name.startswith("tensorflow") and module is not None:
+            if name.endswith("compat.v1"):
+                roots[name] = _estimator.V1_API
+            elif name.endswith("compat.v2"):
+                roots[name] = _estimator.V2_API
+    for root, api in roots.items():
+        _set(sys.modules[root], "estimator", apis[api])
     # `from tensorflow.estimator import RunConfig`, `import tensorflow.compat.v1.estimator`
     for name, module in list(sys.modules.items()):
-        if name == _estimator.V1_API or name.startswith(_estimator.V1_API + "."):
-            for root in roots:
-                alias = root + ".estimator" + name[len(_estimator.V1_API) :]
+        for root, api in roots.items():
+            if name == api or name.startswith(api + "."):
+                alias = root + ".estimator" + name[len(api) :]
                 if alias not in sys.modules:
                     _set(sys.modules, alias, module)
 
