@@ -35,8 +35,9 @@ def test_kept_names_are_the_estimators_objects_and_the_rest_one_line(installed):
 
 
 def _poisson_full(labels, logits):
-    stirling = np.where(labels > 1, labels * np.log(labels) - labels
-                        + 0.5 * np.log(2 * math.pi * labels), 0.0)  # fmt: skip
+    """log_poisson_loss with its Stirling term, which counts only for labels > 1."""
+    z = np.maximum(labels, 1.0)  # the term's value at labels <= 1 is not used
+    stirling = np.where(labels > 1, z * np.log(z) - z + 0.5 * np.log(2 * math.pi * z), 0.0)
     return np.exp(logits) - labels * logits + stirling
 
 

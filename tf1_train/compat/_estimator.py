@@ -54,8 +54,8 @@ V2_API = "tensorflow_estimator._api.v2.estimator"
 BRIDGE = "tensorflow.python.distribute.estimator_training"
 INSTALL_HINT = (
     "tf.estimator went from TensorFlow in 2.16: pip install tensorflow-estimator==2.15.0 "
-    "(no dependencies of its own) and tf1_train.compat.install() serves it as TF 1.x's "
-    "tf.estimator"
+    "(no dependencies of its own) and tf1_train.compat.install() serves it (TF 1.x's "
+    "tf.estimator on the v1 API, TF 2's on tensorflow)"
 )
 # What tf.estimator.tpu imports from TensorFlow modules 2.16 removed.
 TPU_MODULES = {
@@ -103,15 +103,6 @@ KERAS2_WHY = (
     "(DNNClassifier, LinearClassifier, ...) take their v1 heads, or compute the loss in "
     "your model_fn with tf.compat.v1.losses"
 )
-
-
-V1_PATH, V2_PATH = "tensorflow.compat.v1.estimator", "tensorflow.estimator"
-DESCRIBE = (
-    "tensorflow-estimator's code as TF 1.x's tf.estimator (Estimator, EstimatorSpec, "
-    "RunConfig, train_and_evaluate, hooks, inputs, exporters; docs/ESTIMATOR.md)"
-)
-
-
 # The v2 API's names (TF 2.0-2.15's tf.estimator) whose code needs Keras 2: its
 # canned models (Keras 2 models and optimizers) too, besides the heads.
 KERAS2_V2 = KERAS2 + tuple(
@@ -127,6 +118,17 @@ KERAS2_V2_WHY = (
     "over the batch where TF 2's averaged it: "
     "loss_reduction=tf.compat.v1.losses.Reduction.SUM_OVER_BATCH_SIZE gives TF 2's)"
 )
+RNN_WHY = (
+    "(TF 2's) is built on Keras 2's recurrent layers, which Keras 3 does not run in a "
+    "graph, and TF 1.x had no such class: build the RNN in your model_fn "
+    "(tf.compat.v1.nn.dynamic_rnn and the cells of tf.compat.v1.nn.rnn_cell)"
+)
+V1_PATH, V2_PATH = "tensorflow.compat.v1.estimator", "tensorflow.estimator"
+DESCRIBE = (
+    "tensorflow-estimator's code (TF 1.x's tf.estimator on the v1 API, TF 2's on "
+    "tensorflow: Estimator, EstimatorSpec, RunConfig, train_and_evaluate, hooks, "
+    "exporters; docs/ESTIMATOR.md)"
+)
 
 
 def available() -> bool:
@@ -136,6 +138,8 @@ def available() -> bool:
 
 def why(name: str, v2: bool = False) -> str:
     """The one line ``tf.estimator.<name>`` raises (of the v2 API: ``v2``)."""
+    if v2 and name.startswith("experimental.RNN"):
+        return f"tf.estimator.{name} {RNN_WHY}"
     if v2 and name not in KERAS2:
         return f"tf.estimator.{name} " + KERAS2_V2_WHY.format(name=name)
     return f"tf.estimator.{name} {KERAS2_WHY}"
