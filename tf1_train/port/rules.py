@@ -172,7 +172,10 @@ _rule(
 _rule(
     "estimator",
     BREAKS,
-    "tf.estimator went in TF 2.16: write the loop (a Session.run loop, as tf1_train's, "
+    "tf.estimator went in TF 2.16: to run it unmodified, pip install "
+    "tensorflow-estimator==2.15.0 and run through python -m tf1_train.compat (scan --compat "
+    "says what then runs; docs/ESTIMATOR.md); to leave it, write the loop (a Session.run "
+    "loop, as tf1_train's, "
     "which runs the model_fn's training_hooks through --hooks and its eval_metric_ops "
     "through --eval_metrics) or use Keras fit / a custom TF2 loop",
     LEAVES,
