@@ -64,12 +64,16 @@ x = rng.randn(600, 4).astype(np.float32)
 y = (x[:, 0] > 0).astype(np.int32) + (x[:, 1] > 0).astype(np.int32)
 
 
-def train_input_fn(batch=50):
-    return tf.data.Dataset.from_tensor_slices(({"x": x}, y)).repeat().shuffle(600).batch(batch)
+def examples():
+    return tf.data.Dataset.from_tensor_slices(({"x": x}, y))
+
+
+def train_input_fn():
+    return examples().repeat().shuffle(600).batch(50)
 
 
 def eval_input_fn():
-    return tf.data.Dataset.from_tensor_slices(({"x": x}, y)).batch(100)
+    return examples().batch(100)
 
 
 if route == "mirrored":
@@ -81,10 +85,7 @@ if route == "mirrored":
     )
     estimator = tf.estimator.Estimator(model_fn, model_dir=model_dir, config=config)
     batch = int(sys.argv[4])
-    estimator.train(
-        lambda: tf.data.Dataset.from_tensor_slices(({"x": x}, y)).repeat().batch(batch),
-        steps=100,
-    )
+    estimator.train(lambda: examples().repeat().batch(batch), steps=100)  # unshuffled
     result = estimator.evaluate(eval_input_fn)
     print(f"result = {json.dumps({k: float(v) for k, v in result.items()})}")
 else:

@@ -34,7 +34,7 @@ models too, their two logit functions rebuilt without Keras 2
 Keras 2's metrics and ``keras.__internal__``; ``LinearSDCA``) raises one line
 when called (``KERAS2``), and so do the v2 API's canned models, Keras 2 models
 with Keras 2 optimizers (``KERAS2_V2``): the line names the v1 class and how
-it differs.
+it differs (or, for the RNN estimators, that TF 1.x had none).
 
 Without tensorflow-estimator nothing is imported or set: ``tf.estimator``
 stays TensorFlow 2.21's AttributeError, so ``hasattr`` and ``except
