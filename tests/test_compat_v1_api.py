@@ -53,3 +53,37 @@ def test_the_scan_with_v1_finds_what_the_v1_run_meets():
     assert sorted(f.construct.split(" ")[0] for f in v1.findings) == [
         "tf.contrib.data.batch_and_drop_remainder", "tf.layers.dense"]  # fmt: skip
     assert scan.main(["--v1", *PROGRAM]) == 0 and scan.main(["--compat", *PROGRAM]) == 0
+
+
+DIMENSIONS = SCRIPTS / "dimension_style.py"
+
+
+def test_v1_shapes_runs_dimension_code_as_written_to_the_numbers_of_the_portable_edit(tmp_path):
+    # tests/legacy_scripts/dimension_style.py: shape[i].value, [d.value for d in
+    # shape], `.value is None`, Dimension arithmetic in tf.reshape, around
+    # tf.layers conv/batch norm, dynamic_rnn and an LSTM cell. As written under
+    # --v1_shapes, and edited to tf.dimension_value without it: every loss and
+    # the moving mean equal to the last digit (one thread each).
+    as_written = run_legacy_script("--v1", tmp_path, "--v1_shapes", str(DIMENSIONS))
+    edited = run_legacy_script("--v1", tmp_path, str(DIMENSIONS), "--idiom=dimension_value")
+    assert len(as_written) == 13 and as_written == edited
+    stopped = subprocess.run(
+        [sys.executable, "-m", "tf1_train.compat", "--v1", str(DIMENSIONS)], cwd=tmp_path,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"}, capture_output=True, text=True,
+        timeout=240,
+    )  # fmt: skip
+    assert stopped.returncode == 1
+    assert "AttributeError: 'NoneType' object has no attribute 'value'" in stopped.stderr
+
+
+def test_the_scan_with_v1_shapes_says_the_value_lines_work():
+    source = DIMENSIONS.read_text().splitlines()
+    assert_line = next(i for i, s in enumerate(source, 1) if "assert shape[0].value" in s)
+    plain = scan.scan([str(DIMENSIONS)], v1=True)
+    breaks = [(f.line, f.construct) for f in plain.findings if f.severity == "breaks"]
+    assert breaks == [(assert_line, "shape[0].value"), (assert_line, "d.value")]
+    shapes = scan.scan([str(DIMENSIONS)], v1=True, v1_shapes=True)
+    assert [f.severity for f in shapes.findings if f.rule == "dimension-value"] == ["works"]
+    assert not [f for f in shapes.findings if f.severity == "breaks"]
+    assert scan.main(["--v1", "--v1_shapes", str(DIMENSIONS)]) == 0
+    assert scan.main(["--v1", str(DIMENSIONS)]) == 1

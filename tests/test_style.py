@@ -106,3 +106,13 @@ def test_the_built_in_model_list_is_written_once():
                     lists.append(path.relative_to(ROOT).as_posix())
     # tf1_train/models/__init__.py holds the one list, as ModelSpec entries.
     assert lists == []
+
+
+def test_compat_code_reads_static_dimensions_both_ways():
+    # Under `python -m tf1_train.compat --v1_shapes` a shape's element is a
+    # Dimension, never None: `x.shape[i] is None` would read an unknown
+    # dimension as known. tf.compat.dimension_value(x.shape[i]) reads both.
+    unguarded = re.compile(r"shape\[[^\]]*\]\s+is\s+(not\s+)?None")
+    for path in (PACKAGE / "compat").rglob("*.py"):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            assert not unguarded.search(line), f"{path}:{number}: {line.strip()}"

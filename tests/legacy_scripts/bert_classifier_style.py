@@ -7,7 +7,8 @@ file and read back with ``tf.parse_single_example`` and
 ``TPUEstimatorSpec`` with ``eval_metrics=(metric_fn, [...])`` and a
 ``scaffold_fn``), ``tf.train.init_from_checkpoint`` from ``--init_checkpoint``.
 Written for tf1_train's tests, not taken from BERT; ``import tensorflow as
-tf`` as on TF 1.x, so it runs through ``python -m tf1_train.compat --v1``.
+tf`` as on TF 1.x and BERT's ``shape[-1].value``, so it runs through
+``python -m tf1_train.compat --v1 --v1_shapes``.
 
 python bert_classifier_style.py --output_dir=D [--do_train] [--do_eval] [--do_predict]
     [--init_checkpoint=CKPT]
@@ -113,8 +114,8 @@ def model_fn_builder(init_checkpoint, learning_rate, use_tpu):
     def model_fn(features, labels, mode, params):
         is_training = mode == tf.estimator.ModeKeys.TRAIN
         pooled = encoder(features["input_ids"], is_training)
-        # BERT: pooled.shape[-1].value, the one line `port scan --v1` says breaks
-        hidden_size = tf.dimension_value(pooled.shape[-1])
+        # BERT's own line: a Dimension's value, so the program runs under --v1_shapes
+        hidden_size = pooled.shape[-1].value
         output_weights = tf.get_variable(
             "output_weights",
             [2, hidden_size],

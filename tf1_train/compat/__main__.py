@@ -6,9 +6,11 @@ runs a module of a package the way ``python -m`` does (the current directory
 first on ``sys.path``, relative imports working): code bases such as
 TensorFlow's NMT (``python -m nmt.nmt``) were started so. With ``--v1``
 first, ``import tensorflow as tf`` in the program's own files means the v1
-API, as on TensorFlow 1.x (_v1_imports.py); with ``--gpus_as_cpus=N``, a
-multi-GPU program's ``/gpu:i`` towers run on N virtual CPU devices
-(_gpus_as_cpus.py).
+API, as on TensorFlow 1.x (_v1_imports.py); with ``--v1_shapes``, shapes
+hold TF 1.x's ``Dimension`` objects (``x.shape[-1].value``, BERT's and NMT's
+idiom, works): process-wide, since TensorFlow keeps one switch for it, so
+opt-in; with ``--gpus_as_cpus=N``, a multi-GPU program's ``/gpu:i`` towers
+run on N virtual CPU devices (_gpus_as_cpus.py).
 
 Graph mode because a TF1 program that builds inside ``with
 tf.Graph().as_default():`` and never disables eager execution (tf-slim's
@@ -21,12 +23,12 @@ import importlib.util
 import os
 import runpy
 import sys
-from typing import Optional
+from typing import NamedTuple, Optional, Tuple, Union
 
 from tf1_train.compat import install
 
 USAGE = (
-    "usage: python -m tf1_train.compat [--v1] [--gpus_as_cpus=N] SCRIPT.py [ARGS...] "
+    "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--gpus_as_cpus=N] SCRIPT.py [ARGS...] "
     "| -m MODULE [ARGS...]"
 )
 
@@ -46,20 +48,28 @@ def _module_error(name: str) -> Optional[str]:
     return None
 
 
-def _options(argv: list):
-    """``--v1`` and ``--gpus_as_cpus=N`` before the program, in either order:
-    (v1, N or 0 or why the value is refused, the rest)."""
-    v1, gpus = False, 0
-    while argv and (argv[0] in ("--v1", "--gpus_as_cpus") or argv[0].startswith("--gpus_as_cpus=")):
+class Options(NamedTuple):
+    """What comes before the program: ``--v1``, ``--v1_shapes``, ``--gpus_as_cpus=N``."""
+
+    v1: bool = False
+    v1_shapes: bool = False
+    gpus: Union[int, str] = 0  # N, 0 for none, or why the value is refused
+
+
+def _options(argv: list) -> Tuple[Options, list]:
+    """The runner's options before the program, in any order, and the rest."""
+    options = Options()
+    while argv and (argv[0] in ("--v1", "--v1_shapes", "--gpus_as_cpus")
+                    or argv[0].startswith("--gpus_as_cpus=")):  # fmt: skip
         option, argv = argv[0], argv[1:]
-        if option == "--v1":
-            v1 = True
+        if option in ("--v1", "--v1_shapes"):
+            options = options._replace(**{option[2:]: True})
             continue
         from tf1_train.compat._gpus_as_cpus import parse
 
         value = option.partition("=")[2]
-        gpus = parse(value) or int(value)
-    return v1, gpus, argv
+        options = options._replace(gpus=parse(value) or int(value))
+    return options, argv
 
 
 def main(argv: Optional[list] = None) -> int:
@@ -67,49 +77,55 @@ def main(argv: Optional[list] = None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stderr if not argv else sys.stdout)
         return 2 if not argv else 0
-    v1, gpus, argv = _options(argv)
-    if isinstance(gpus, str):  # why the value cannot run
-        print(f"error: {gpus}", file=sys.stderr)
+    given, argv = _options(argv)
+    if isinstance(given.gpus, str):  # why the value cannot run
+        print(f"error: {given.gpus}", file=sys.stderr)
         return 2
     if not argv:
-        print(f"error: {'--v1' if v1 else '--gpus_as_cpus'} needs a program to run; {USAGE}",
-              file=sys.stderr)  # fmt: skip
+        named = [f"--{n}" for n in ("v1", "v1_shapes") if getattr(given, n)] or ["--gpus_as_cpus"]
+        print(f"error: {named[0]} needs a program to run; {USAGE}", file=sys.stderr)
         return 2
-    if gpus:
+    if given.gpus:
         from tf1_train.compat import _gpus_as_cpus
 
-        print(_gpus_as_cpus.install(gpus), file=sys.stderr)
+        print(_gpus_as_cpus.install(given.gpus), file=sys.stderr)
     if argv[0] == "-m":
-        module = argv[1] if len(argv) > 1 else ""
-        if v1 and module and not module.startswith("-"):
-            _graph_mode(os.getcwd())  # before finding it imports its parent packages
-        error = _module_error(module)
-        if error:
-            print(f"error: {error}", file=sys.stderr)
-            return 2
-        if not v1:
-            _graph_mode(None)
-        sys.argv = [module, *argv[2:]]  # runpy sets argv[0] to the module's file
-        runpy.run_module(module, run_name="__main__", alter_sys=True)
-        return 0
+        return _run_module(argv[1] if len(argv) > 1 else "", argv[2:], given)
     script = argv[0]
     if not os.path.isfile(script):
         print(f"error: {script}: no such file; {USAGE}", file=sys.stderr)
         return 2
-    _graph_mode(os.path.dirname(os.path.abspath(script)) if v1 else None)
+    _graph_mode(os.path.dirname(os.path.abspath(script)) if given.v1 else None, given.v1_shapes)
     sys.argv = [script, *argv[1:]]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     runpy.run_path(script, run_name="__main__")
     return 0
 
 
-def _graph_mode(v1_root: Optional[str]) -> None:
-    """install(), graph mode, and with ``--v1`` the v1 API for the files
-    under ``v1_root``."""
+def _run_module(module: str, args: list, given: Options) -> int:
+    """``-m module args``, as ``python -m`` runs it."""
+    if given.v1 and module and not module.startswith("-"):
+        _graph_mode(os.getcwd(), given.v1_shapes)  # before finding it imports its parents
+    error = _module_error(module)
+    if error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if not given.v1:
+        _graph_mode(None, given.v1_shapes)
+    sys.argv = [module, *args]  # runpy sets argv[0] to the module's file
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
+    return 0
+
+
+def _graph_mode(v1_root: Optional[str], v1_shapes: bool = False) -> None:
+    """install(), graph mode, with ``--v1`` the v1 API for the files under
+    ``v1_root``, and with ``--v1_shapes`` TF 1.x's shapes everywhere."""
     install()
     import tensorflow as tf
 
     tf.compat.v1.disable_eager_execution()
+    if v1_shapes:
+        tf.compat.v1.disable_v2_tensorshape()
     if v1_root:
         from tf1_train.compat._v1_imports import serve_v1_api
 

@@ -33,14 +33,14 @@ def attention_decoder(decoder_inputs, initial_state, attention_states, cell, out
         raise ValueError("Must provide at least 1 input to attention decoder.")
     if num_heads < 1:
         raise ValueError("With less than 1 heads, use a non-attention decoder.")
-    if attention_states.shape[2] is None:
+    length, size = (tf.compat.dimension_value(attention_states.shape[i]) for i in (1, 2))
+    if size is None:  # dimension_value: Dimension objects too (--v1_shapes)
         raise ValueError(f"Shape[2] of attention_states must be known: {attention_states.shape}")
     output_size = cell.output_size if output_size is None else output_size
     with v1.variable_scope(scope or "attention_decoder", dtype=dtype) as vs:
         dtype = vs.dtype
         batch_size = tf.shape(decoder_inputs[0])[0]
-        length = attention_states.shape[1] or tf.shape(attention_states)[1]
-        size = attention_states.shape[2]
+        length = length or tf.shape(attention_states)[1]
         hidden = tf.reshape(attention_states, [-1, length, 1, size])
         heads = []  # per head: (the states' features by a 1x1 convolution, v)
         for a in range(num_heads):

@@ -10,7 +10,8 @@ itself, tf-slim and tf1_train import the TF2 API as before. ``import
 tensorflow.compat.v1 as tf`` and ``from tensorflow.contrib import ...`` are
 unchanged; ``import tensorflow`` and ``from tensorflow import X`` follow the
 v1 API. What 1.x had beyond its API stays TensorFlow 2's: shapes of ints
-(``shape[i].value`` raises, as the scanner says), resource variables, TF2
+(``shape[i].value`` raises, as the scanner says, unless ``--v1_shapes``
+turns TF 1.x's shapes on for the whole process), resource variables, TF2
 control flow.
 """
 

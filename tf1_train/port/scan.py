@@ -1,6 +1,6 @@
-"""`python -m tf1_train.port scan PATH... [--json FILE] [--compat] [--v1]`: what a TF1 code base
-hits on TF 2.16+ (``--compat``: run unmodified through ``python -m tf1_train.compat``;
-``--v1``: through ``python -m tf1_train.compat --v1``).
+"""`python -m tf1_train.port scan PATH... [--json FILE] [--compat] [--v1] [--v1_shapes]`: what a
+TF1 code base hits on TF 2.16+ (``--compat``: run unmodified through ``python -m
+tf1_train.compat``; ``--v1``, ``--v1_shapes``: through it with that option).
 
 Reads Python files with `ast` (never runs them), resolves import aliases, and
 reports each construct that breaks, changes numbers, needs a rename, or is
@@ -94,11 +94,14 @@ def _parse(path: pathlib.Path, v1: bool = False) -> Tuple[Optional[_Parsed], Opt
     return _Parsed(str(path), tree, aliases, list(dotted_uses(tree, aliases))), None
 
 
-def scan(args: Sequence[str], compat: bool = False, v1: bool = False) -> Report:
+def scan(
+    args: Sequence[str], compat: bool = False, v1: bool = False, v1_shapes: bool = False
+) -> Report:
     """Findings for the files under ``args``; ``compat``: the program will run
     through ``python -m tf1_train.compat`` (install() and graph mode); ``v1``:
-    with ``--v1`` (``import tensorflow`` is the v1 API; implies ``compat``)."""
-    compat = compat or v1
+    with ``--v1`` (``import tensorflow`` is the v1 API), ``v1_shapes``: with
+    ``--v1_shapes`` (TF 1.x's ``Dimension`` shapes); each implies ``compat``."""
+    compat = compat or v1 or v1_shapes
     files, errors = python_files(args)
     parsed = []
     for path in files:
@@ -113,7 +116,7 @@ def scan(args: Sequence[str], compat: bool = False, v1: bool = False) -> Report:
         compat_installed=compat or any(_calls_compat_install(f.tree) for f in parsed),
     )
     if compat:
-        program = program._replace(eager_off=True)
+        program = program._replace(eager_off=True, v1_shapes=program.v1_shapes or v1_shapes)
     findings = [x for f in parsed for x in _file_findings(f, program)]
     return Report([f.file for f in parsed], findings, errors)
 
@@ -345,7 +348,11 @@ def _parse_args(argv: Sequence[str]) -> Tuple[List[str], Optional[str], Optional
             if not json_to:
                 return [], None, "error: --json needs a FILE (or - for stdout)"
         elif arg.startswith("-") and arg != "-":
-            return [], None, f"error: unknown option {arg}; valid: --json FILE, --compat, --v1"
+            return (
+                [],
+                None,
+                f"error: unknown option {arg}; valid: --json FILE, --compat, --v1, --v1_shapes",
+            )
         else:
             targets.append(arg)
     if not targets:
@@ -356,11 +363,13 @@ def _parse_args(argv: Sequence[str]) -> Tuple[List[str], Optional[str], Optional
 def main(argv: Sequence[str]) -> int:
     compat = "--compat" in argv  # the program runs through python -m tf1_train.compat
     v1 = "--v1" in argv  # ... with --v1: import tensorflow is the v1 API
-    targets, json_to, error = _parse_args([a for a in argv if a not in ("--compat", "--v1")])
+    v1_shapes = "--v1_shapes" in argv  # ... with --v1_shapes: TF 1.x's Dimension shapes
+    options = ("--compat", "--v1", "--v1_shapes")
+    targets, json_to, error = _parse_args([a for a in argv if a not in options])
     if error:
         print(error, file=sys.stderr)
         return 2
-    report = scan(targets, compat, v1)
+    report = scan(targets, compat, v1, v1_shapes)
     for line in report.errors:
         print(line, file=sys.stderr)
     print(table(report), file=sys.stderr if json_to == "-" else sys.stdout)
