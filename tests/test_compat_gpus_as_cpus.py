@@ -16,6 +16,7 @@ from data_files import write_digits_as_mnist
 from tf1_train.compat import _gpus_as_cpus
 
 SCRIPT = pathlib.Path(ROOT) / "tests" / "legacy_scripts" / "multigpu_towers_style.py"
+COUNTING = SCRIPT.with_name("gpu_count_style.py")
 
 
 @pytest.mark.parametrize(
@@ -91,3 +92,67 @@ def test_without_it_the_program_stops_as_on_a_tf1_machine_without_gpus(tmp_path)
     )  # fmt: skip
     assert out.returncode == 1 and "first_loss" not in out.stdout
     assert "Cannot assign a device for operation" in out.stderr and "GPU:0" in out.stderr
+
+
+QUERIES = """
+import tensorflow as tf
+from tensorflow.python.client import device_lib
+gpus = tf.config.list_physical_devices("GPU")
+tf.config.experimental.set_memory_growth(gpus[1], True)
+seen = {
+    "physical": len(gpus), "all": len(tf.config.experimental.list_physical_devices()),
+    "logical": [d.name for d in tf.compat.v1.config.list_logical_devices("GPU")],
+    "local": [d.name for d in device_lib.list_local_devices() if d.device_type == "GPU"],
+    "available": tf.compat.v1.test.is_gpu_available(cuda_only=True),
+    "name": tf.test.gpu_device_name(),
+    "growth": [tf.config.experimental.get_memory_growth(g) for g in gpus],
+}
+"""
+
+
+def test_only_the_programs_own_gpu_queries_count_the_gpus(tmp_path):
+    import runpy
+
+    program = tmp_path / "program.py"
+    program.write_text(QUERIES)
+    _gpus_as_cpus.install(2, [str(tmp_path)])
+    try:
+        seen = runpy.run_path(str(program))["seen"]
+        assert seen == {
+            "physical": 2, "all": 3, "logical": ["/device:GPU:0", "/device:GPU:1"],
+            "local": ["/device:GPU:0", "/device:GPU:1"], "available": True,
+            "name": "/device:GPU:0", "growth": [False, True],
+        }  # fmt: skip
+        # tests/ is not the program's: TensorFlow, Keras and libraries hear the truth
+        assert tf.config.list_physical_devices("GPU") == []
+        assert not tf.test.is_gpu_available() and tf.test.gpu_device_name() == ""
+        cpu_growth = tmp_path / "cpu_growth.py"  # a real device: TensorFlow's own answer
+        cpu_growth.write_text(
+            "import tensorflow as tf\n"
+            "cpu = tf.config.list_physical_devices('CPU')[0]\n"
+            "tf.config.experimental.set_memory_growth(cpu, True)\n"
+        )
+        with pytest.raises(ValueError, match="memory growth on non-GPU"):
+            runpy.run_path(str(cpu_growth))
+    finally:
+        _gpus_as_cpus.uninstall()
+    with pytest.raises(IndexError):  # uninstalled: the program finds no GPU again
+        runpy.run_path(str(program))
+
+
+def test_a_program_that_counts_its_gpus_builds_a_tower_for_each(tmp_path):
+    # tests/legacy_scripts/gpu_count_style.py: device_lib's get_available_gpus(),
+    # is_gpu_available, list_physical_devices + set_memory_growth; a tower per
+    # GPU found, one CPU tower with none. Equal towers average to the one
+    # device's gradient, so every run ends at the same loss.
+    runs = {
+        n: run_legacy_script(
+            "--v1", tmp_path, *([f"--gpus_as_cpus={n}"] if n else []), str(COUNTING)
+        )
+        for n in (0, 2, 4)
+    }
+    assert [runs[n]["num_gpus"] for n in (0, 2, 4)] == ["0", "2", "4"]
+    assert runs[0]["devices"] == "device:CPU:0" and runs[0]["gpu_device_name"] == "none"
+    assert runs[4]["devices"] == ",".join(f"device:CPU:{i}" for i in range(4))
+    assert runs[2]["gpu_device_name"] == "/device:GPU:0"
+    assert runs[0]["last_loss"] == runs[2]["last_loss"] == runs[4]["last_loss"]

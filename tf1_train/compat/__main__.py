@@ -88,7 +88,8 @@ def main(argv: Optional[list] = None) -> int:
     if given.gpus:
         from tf1_train.compat import _gpus_as_cpus
 
-        print(_gpus_as_cpus.install(given.gpus), file=sys.stderr)
+        root = os.getcwd() if argv[0] == "-m" else os.path.dirname(os.path.abspath(argv[0]))
+        print(_gpus_as_cpus.install(given.gpus, [root]), file=sys.stderr)
     if argv[0] == "-m":
         return _run_module(argv[1] if len(argv) > 1 else "", argv[2:], given)
     script = argv[0]

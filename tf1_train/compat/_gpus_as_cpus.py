@@ -13,13 +13,22 @@ replaced by the CPU of the same index, and every Session (``tf.Session``,
 ``Supervisor`` open) gets at least N CPU devices
 (``ConfigProto.device_count``), the program's own config otherwise kept.
 What the numbers are on a GPU (its kernels, cuDNN's choices, float16
-speed) is not what this checks; ``tf.config.list_physical_devices('GPU')``
-still says there are none.
+speed) is not what this checks.
+
+A program that counts its GPUs before building its towers (``device_lib``'s
+``list_local_devices``, ``tf.test.is_gpu_available``/``gpu_device_name``,
+``tf.config.list_physical_devices('GPU')`` and its logical and memory-growth
+neighbours) is answered N GPUs when it asks from its own files (the
+script's directory, or the current one for ``-m``), so it builds N towers.
+TensorFlow, Keras and other installed packages asking the same questions
+still hear the truth (no GPU), so nothing of theirs picks a GPU-only kernel.
 """
 
 from __future__ import annotations
 
-from typing import Optional
+import functools
+import sys
+from typing import Callable, Optional, Sequence
 
 _state: dict = {}
 
@@ -49,8 +58,9 @@ def _with_cpus(config, n: int):
     return merged
 
 
-def install(n: int) -> str:
-    """GPUs as CPUs for the rest of the process; the line that says so."""
+def install(n: int, roots: Sequence[str] = ()) -> str:
+    """GPUs as CPUs for the rest of the process, the GPU queries of the files
+    under ``roots`` answered N; the line that says so."""
     from tensorflow.python.client import session
     from tensorflow.python.framework import ops
 
@@ -65,9 +75,14 @@ def install(n: int) -> str:
     for cls in (session.Session, session.InteractiveSession):
         _state["saved"].append((cls, "__init__", cls.__init__))
         _wrap_session(cls, n)
+    if roots:
+        from tf1_train.compat._v1_imports import _owner
+
+        _answer_gpu_queries(n, _owner(roots))
     return (
-        f"tf1_train.compat: --gpus_as_cpus={n}: /gpu:i runs on /cpu:i, and every session has "
-        f"{n} CPU devices (the towers' logic is checked, not GPU numbers or speed)"
+        f"tf1_train.compat: --gpus_as_cpus={n}: /gpu:i runs on /cpu:i, every session has "
+        f"{n} CPU devices, and the program's own GPU queries count {n} GPUs (the towers' "
+        "logic is checked, not GPU numbers or speed)"
     )
 
 
@@ -75,6 +90,79 @@ def uninstall() -> None:
     """Puts back what install() replaced (tests run with and without it)."""
     for owner, name, original in _state.pop("saved", []):
         setattr(owner, name, original)
+
+
+def _answer_gpu_queries(n: int, owned: Callable[[dict], bool]) -> None:
+    """Wraps TensorFlow's GPU queries wherever its modules hold them: the
+    program's own calls see N GPUs, everyone else's the truth."""
+    from tensorflow.python.client import device_lib
+    from tensorflow.python.framework import config, test_util
+
+    answers = _gpu_answers(n)
+    wrappers = {}
+    for module, name in ((config, "list_physical_devices"), (config, "list_logical_devices"),
+                         (config, "set_memory_growth"), (config, "get_memory_growth"),
+                         (device_lib, "list_local_devices"), (test_util, "is_gpu_available"),
+                         (test_util, "gpu_device_name")):  # fmt: skip
+        wrappers[id(getattr(module, name))] = _asked(getattr(module, name), answers[name], owned)
+    for module in [m for k, m in list(sys.modules.items()) if k.startswith("tensorflow") and m]:
+        for name, value in list(vars(module).items()):
+            if id(value) in wrappers:
+                _state["saved"].append((module, name, value))
+                setattr(module, name, wrappers[id(value)])
+
+
+def _asked(original: Callable, answer: Callable, owned: Callable[[dict], bool]) -> Callable:
+    @functools.wraps(original)
+    def query(*args, **kwargs):
+        if owned(sys._getframe(1).f_globals):  # the caller: the program, or a library
+            return answer(original, *args, **kwargs)
+        return original(*args, **kwargs)
+
+    return query
+
+
+def _gpu_answers(n: int) -> dict:
+    """What each query answers the program: its real answer and N GPUs."""
+    from tensorflow.core.framework import device_attributes_pb2
+    from tensorflow.python.eager.context import LogicalDevice, PhysicalDevice
+
+    physical = [PhysicalDevice(f"/physical_device:GPU:{i}", "GPU") for i in range(n)]
+    logical = [LogicalDevice(f"/device:GPU:{i}", "GPU") for i in range(n)]
+    growth = {}
+
+    def devices(fakes):
+        def answer(original, device_type=None):
+            asks_gpus = device_type is None or str(device_type).upper() == "GPU"
+            return original(device_type) + (fakes if asks_gpus else [])
+
+        return answer
+
+    def local_devices(original, session_config=None):
+        return original(session_config) + [
+            device_attributes_pb2.DeviceAttributes(
+                name=f"/device:GPU:{i}", device_type="GPU",
+                physical_device_desc=f"tf1_train.compat --gpus_as_cpus: runs on /device:CPU:{i}",
+            ) for i in range(n)
+        ]  # fmt: skip
+
+    def set_growth(original, device, enable):
+        if device not in physical:
+            return original(device, enable)
+        growth[device] = bool(enable)
+
+    def get_growth(original, device):
+        return growth.get(device, False) if device in physical else original(device)
+
+    return {
+        "list_physical_devices": devices(physical),
+        "list_logical_devices": devices(logical),
+        "set_memory_growth": set_growth,
+        "get_memory_growth": get_growth,
+        "list_local_devices": local_devices,
+        "is_gpu_available": lambda original, *args, **kwargs: True,
+        "gpu_device_name": lambda original: "/device:GPU:0",
+    }
 
 
 def _wrap_session(cls, n: int) -> None:
