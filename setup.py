@@ -18,6 +18,7 @@ setup(
         # tf-slim and tensorflow-estimator (no dependencies of their own) let the tests
         # run legacy slim and Estimator code through tf1_train.compat.install(); neither
         # is needed at run time.
+        # SciPy: legacy programs of the tests import what SciPy moved (install() puts it back).
         # pytest-xdist: ./run.sh test runs the suite in one worker per core.
         "test": [
             "pytest>=7",
@@ -26,6 +27,7 @@ setup(
             "ruff>=0.5",
             "tf-slim==1.1.0",
             "tensorflow-estimator==2.15.0",
+            "scipy>=1.13",
         ],
     },
     entry_points={"console_scripts": ["tf1-train=tf1_train.main:run"]},

@@ -1,7 +1,8 @@
 """Trigger and twin snippets (rule, trigger, clean) for what a program hits
 when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
 (tf1_train/port/runtime_rules.py), NumPy's removed builtin aliases and NumPy
-2's removals (tf1_train/port/numpy_rules.py); joined to tests/port_scan_cases.py's
+2's removals (tf1_train/port/numpy_rules.py), SciPy's removals
+(tf1_train/port/scipy_rules.py); joined to tests/port_scan_cases.py's
 CASES. Snippets are never run."""
 
 TF = "import tensorflow as tf\n"
@@ -35,5 +36,32 @@ RUNTIME = [
         "import numpy as np\nimport xml.etree.ElementTree as ET\nb = image.tobytes()\n"
         "img = np.frombuffer(b, dtype=np.uint8)\nv = np.fromstring('1 2', dtype=int, sep=' ')\n"
         "r = np.reshape(img, (2, 2))\ns = ET.tostring(node)\nm = np.row_stack([a, a])\n",
+    ),
+    (
+        "scipy-moved",
+        "import scipy.misc\nfrom scipy import integrate, signal\n"
+        "from scipy.misc import comb  # expect: scipy-moved\n"
+        "s = scipy.misc.logsumexp(a)  # expect: scipy-moved\n"
+        "t = integrate.trapz(y) + integrate.cumtrapz(y)[-1]  # expect: scipy-moved\n"
+        "w = signal.hann(8)  # expect: scipy-moved\n",
+        "import scipy.special\nfrom scipy import integrate, signal\n"
+        "from scipy.special import comb\ns = scipy.special.logsumexp(a)\n"
+        "t = integrate.trapezoid(y)\nw = signal.windows.hann(8)\n"
+        "g = signal.get_window('hann', 8)\n",
+    ),
+    (
+        "scipy-private-module",
+        "from scipy.sparse.linalg.eigen.arpack import eigsh  # expect: scipy-private-module\n"
+        "import scipy.sparse.linalg.eigen.lobpcg  # expect: scipy-private-module\n",
+        "from scipy.sparse.linalg import eigsh, lobpcg\nimport scipy.sparse.linalg\n",
+    ),
+    (
+        "scipy-removed",
+        "import scipy.misc\nfrom scipy import integrate\n"
+        "from scipy.misc import imread, imsave  # expect: scipy-removed\n"
+        "small = scipy.misc.imresize(image, (64, 64))  # expect: scipy-removed\n"
+        "area = integrate.simps(y, x)  # expect: scipy-removed\n",
+        "import imageio\nfrom scipy import integrate\nimage = imageio.v2.imread(path)\n"
+        "area = integrate.simpson(y, x=x)\n",
     ),
 ]

@@ -2,7 +2,7 @@
 tensorflow.compat.v1 as tf``) resolve to tf1_train.compat.layers and
 ``tf.compat.v1.nn.rnn_cell`` to TensorFlow's own legacy cells
 (tf1_train.compat.rnn_cell), and put back
-what legacy programs import or read that TensorFlow 2.21 and NumPy 2 dropped.
+what legacy programs import or read that TensorFlow 2.21, NumPy 2 and SciPy dropped.
 
 Under Keras 3 that attribute is a lazy loader that raises "not available with
 Keras 3" on first use, and TensorFlow's private
@@ -15,7 +15,9 @@ builtins (``np.int``) likewise, and ``tensorflow.contrib.quantize``,
 ``.distributions`` become importable
 (``_contrib``: placeholders, but for what each kept of TF 1.15), and so does
 ``tensorflow.examples.tutorials.mnist`` (_tutorial_mnist.py), and
-``tf.estimator`` when tensorflow-estimator is installed (_estimator.py). Nothing else
+``tf.estimator`` when tensorflow-estimator is installed (_estimator.py), and
+SciPy's moved names and module paths as the program imports SciPy
+(_scipy_removed.py). Nothing else
 changes, and nothing changes until a program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
 still work on 2.21 and are left alone.
@@ -70,6 +72,7 @@ def install() -> None:
     _add_contrib_placeholders()
     _add_tutorial_modules()
     _add_estimator()
+    _add_scipy_names()
     _state["installed"] = True
 
 
@@ -254,6 +257,23 @@ def _add_slim_finder(prefixes) -> None:
     finder = Finder(prefixes)
     sys.meta_path.insert(0, finder)
     _saved.append((sys.meta_path, finder, _INSERTED))
+
+
+def _add_scipy_names() -> None:
+    """SciPy's moved names and module paths (_scipy_removed.py): put back in
+    the SciPy modules already loaded, and by a finder in those loaded later."""
+    from tf1_train.compat import _scipy_removed
+
+    def record(module, name) -> None:
+        _saved.append((module, name, _MISSING))
+
+    for name in sorted(_scipy_removed.PATCHED & set(sys.modules)):
+        for done in _scipy_removed.put_back(sys.modules[name]):
+            record(*done)
+    if not any(isinstance(f, _scipy_removed.Finder) for f in sys.meta_path):
+        finder = _scipy_removed.Finder(record)
+        sys.meta_path.insert(0, finder)
+        _saved.append((sys.meta_path, finder, _INSERTED))
 
 
 def is_installed() -> bool:

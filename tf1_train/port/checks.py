@@ -209,6 +209,8 @@ INSTALL_FIXES = (
     "slim-batch-norm",
     "numpy-builtin-alias",
     "numpy-removed-alias",
+    "scipy-moved",
+    "scipy-private-module",
     "slim-moved-names",
 )
 

@@ -26,6 +26,7 @@ from tf1_train.port import (
     numpy_rules,
     paths,
     runtime_rules,
+    scipy_rules,
     self_cast_rules,
 )
 from tf1_train.port.guards import Guards
@@ -167,6 +168,7 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
     raw.extend(checks.call_findings(parsed.tree, parsed.aliases.resolve, program))
     raw.extend(runtime_rules.parse_flags_findings(parsed.tree))
     raw.extend(numpy_rules.findings(parsed.tree))
+    raw.extend(scipy_rules.findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 
