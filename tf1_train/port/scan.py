@@ -25,6 +25,7 @@ from tf1_train.port import (
     contrib_rules,  # noqa: F401 (registers its rules)
     numpy_rules,
     paths,
+    python2,
     runtime_rules,
     scipy_rules,
     self_cast_rules,
@@ -88,7 +89,8 @@ def _parse(path: pathlib.Path, v1: bool = False) -> Tuple[Optional[_Parsed], Opt
     try:
         tree = ast.parse(path.read_bytes(), filename=str(path))
     except SyntaxError as e:
-        return None, f"error: {path}:{e.lineno}: does not parse as Python 3: {e.msg}"
+        hint = python2.hint(e)
+        return None, f"error: {path}:{e.lineno}: does not parse as Python 3: {e.msg}{hint}"
     except (OSError, ValueError) as e:
         return None, f"error: {path}: cannot be read: {e}"
     aliases = Aliases(tree, v1=v1)
