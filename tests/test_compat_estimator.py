@@ -15,7 +15,6 @@ import tensorflow as tf
 from conftest import ROOT, raising_lines, run_legacy_script
 from data_files import write_digits_as_mnist
 
-from tf1_train.cluster import spec
 from tf1_train.compat import _estimator, _estimator_bridge
 from tf1_train.port import scan as scanner
 
@@ -126,9 +125,18 @@ def test_run_config_sets_strategies_and_clusters_as_tf_2_15(installed, monkeypat
     assert (config.num_ps_replicas, config.num_worker_replicas) == (1, 2)
     assert (config.task_type, config.is_chief, config.master) == ("worker", False,
                                                                   "grpc://127.0.0.1:2")  # fmt: skip
-    with pytest.raises(NotImplementedError) as raised:  # the distribute coordinator's mode
-        tf.estimator.RunConfig(train_distribute=strategy)
-    assert str(raised.value) == _estimator_bridge.COORDINATOR
+    config = tf.estimator.RunConfig(train_distribute=strategy)  # the coordinator's mode
+    assert config._distribute_coordinator_mode == "independent_worker"
+    assert config.cluster_spec.as_dict() == cluster and config.task_type == "worker"
+    estimator = tf.estimator.Estimator(lambda features, labels, mode: None, config=config)
+    with pytest.raises(ValueError, match=r"Estimator.train\(\) with a strategy on a TF_CONFIG"):
+        estimator.train(lambda: ({"x": [[1.0]]}, [0]), steps=1)  # TF 2.15: train_and_evaluate
+    from tensorflow.python.distribute.distribute_config import DistributeConfig  # contrib's
+
+    remote = DistributeConfig(train_distribute=strategy, remote_cluster=cluster)
+    with pytest.raises(NotImplementedError) as raised:
+        tf.estimator.RunConfig(experimental_distribute=remote)
+    assert str(raised.value) == _estimator_bridge.STANDALONE
     master = {"master": ["127.0.0.1:1"], "ps": ["127.0.0.1:3"]}
     task = {"type": "master", "index": 0}
     monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": master, "task": task}))
@@ -263,46 +271,3 @@ def test_a_mirrored_strategy_estimator_on_two_cpu_towers_trains_as_one_device(tm
     assert results[2]["global_step"] == 100 and results[2]["acc"] > 0.85
     np.testing.assert_allclose(results[2]["loss"], results[1]["loss"], rtol=1e-6)
     assert results[2]["acc"] == results[1]["acc"]
-
-
-def test_a_tf_config_cluster_trains_between_graph_over_grpc(tmp_path):
-    # Estimator's parameter-server route: ps, chief and worker on 127.0.0.1 (ports
-    # picked now), TF_CONFIG per task, each task the same unmodified program
-    # (measured: 954 + 547 steps = global step 1501, variables on the ps task).
-    cluster = dict(zip(("chief", "worker", "ps"),
-                       ([f"127.0.0.1:{p}"] for p in spec.free_ports(3))))  # fmt: skip
-    model_dir = tmp_path / "model"
-    model_dir.mkdir()
-    procs = {}
-    try:
-        for task in ("ps", "worker", "chief"):
-            config = {"cluster": cluster, "task": {"type": task, "index": 0}}
-            env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", "TF_CONFIG": json.dumps(config)}
-            with (
-                open(tmp_path / f"{task}.out", "w") as out,
-                open(tmp_path / f"{task}.err", "w") as err,
-            ):
-                procs[task] = subprocess.Popen(
-                    [sys.executable, "-m", "tf1_train.compat", "--v1", str(DISTRIBUTED),
-                     str(model_dir), "cluster"], stdout=out, stderr=err, env=env)  # fmt: skip
-        for task in ("chief", "worker"):
-            code = procs[task].wait(timeout=240)
-            assert code == 0, (tmp_path / f"{task}.err").read_text()[-3000:]
-    finally:
-        for proc in procs.values():  # the ps task serves until killed, as on TF 1.x
-            proc.kill()
-            proc.wait()
-    ran, saved = {}, {}
-    for task in ("chief", "worker"):
-        lines = (tmp_path / f"{task}.out").read_text().splitlines()
-        values = dict(line.split(" = ", 1) for line in lines if " = " in line)
-        assert json.loads(values["devices"]) == ["/job:ps/task:0"] and values["task"] == task + " 0"
-        ran[task], saved[task] = int(values["ran"]), int(values["global_step"])
-    # Every step is one update of the ps' global step; each task stops on seeing
-    # 1500. The chief writes the last checkpoint before it reads it back; the
-    # worker may read an earlier one (it can finish before the chief saves).
-    total = ran["chief"] + ran["worker"]
-    assert ran["chief"] > 0 and ran["worker"] > 0 and 1500 <= total <= 1502
-    assert 1500 <= saved["chief"] <= total and saved["worker"] <= total
-    chief = (tmp_path / "chief.out").read_text()
-    assert float(chief.split("accuracy = ")[1].split()[0]) > 0.85

@@ -1,17 +1,21 @@
-"""The two ways TF 1.x Estimator code bases trained on several devices, in one
+"""The ways TF 1.x Estimator code bases trained on several devices, in one
 program: ``RunConfig(train_distribute=MirroredStrategy(...))`` (towers in one
-process; the input_fn's batch is each tower's), and a TF_CONFIG cluster
+process; the input_fn's batch is each tower's); a TF_CONFIG cluster
 (between-graph replication, as before distribution strategies: ``RunConfig()``
 reads the cluster and this task from TF_CONFIG, the Estimator places its
 variables on the ps task and ``train_and_evaluate`` starts this task's gRPC
 server; a ps task then serves until killed; the chief waits for the worker's
-session before its first step). Each prints where its towers or variables
-are, how many steps this process ran, and what it evaluated. Written for
-tf1_train's tests; ``import tensorflow as tf`` as on TF 1.x, so it runs
-through ``python -m tf1_train.compat --v1``.
+session before its first step); and a strategy on a TF_CONFIG cluster
+(``MultiWorkerMirroredStrategy`` or ``ParameterServerStrategy``:
+``train_and_evaluate`` runs each task through the distribute coordinator; an
+``evaluator`` task evaluates each checkpoint). Each prints where its towers or
+variables are, how many steps this process ran, and what it evaluated.
+Written for tf1_train's tests; ``import tensorflow as tf`` as on TF 1.x, so
+it runs through ``python -m tf1_train.compat --v1``.
 
 python estimator_distributed_style.py MODEL_DIR mirrored TOWERS BATCH_PER_TOWER
 TF_CONFIG='{"cluster": ..., "task": ...}' python estimator_distributed_style.py MODEL_DIR cluster
+TF_CONFIG=... python estimator_distributed_style.py MODEL_DIR multiworker|ps_strategy BATCH
 """
 
 import json
@@ -88,6 +92,24 @@ if route == "mirrored":
     estimator.train(lambda: examples().repeat().batch(batch), steps=100)  # unshuffled
     result = estimator.evaluate(eval_input_fn)
     print(f"result = {json.dumps({k: float(v) for k, v in result.items()})}")
+elif route in ("multiworker", "ps_strategy"):
+    strategy = (tf.distribute.experimental.MultiWorkerMirroredStrategy() if route == "multiworker"
+                else tf.distribute.experimental.ParameterServerStrategy())  # fmt: skip
+    config = tf.estimator.RunConfig(
+        train_distribute=strategy,
+        model_dir=model_dir, tf_random_seed=1, save_checkpoints_steps=100,
+    )  # fmt: skip
+    estimator = tf.estimator.Estimator(model_fn, config=config)
+    batch = int(sys.argv[3])
+    train_spec = tf.estimator.TrainSpec(lambda: examples().repeat().batch(batch), max_steps=100)
+    eval_spec = tf.estimator.EvalSpec(eval_input_fn, steps=None, start_delay_secs=0,
+                                      throttle_secs=0)  # fmt: skip
+    tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)
+    task = json.loads(os.environ["TF_CONFIG"])["task"]["type"]  # RunConfig's stays local
+    print(f"done = {task}")
+    if task == "chief":
+        result = estimator.evaluate(eval_input_fn)
+        print(f"result = {json.dumps({k: float(v) for k, v in result.items()})}")
 else:
     config = tf.estimator.RunConfig(model_dir=model_dir, save_checkpoints_steps=500)
     estimator = tf.estimator.Estimator(model_fn, config=config)

@@ -15,8 +15,9 @@ because three things it reads at import went from TensorFlow:
 
 install() puts each back: the bridge as ours (_estimator_bridge.py: a
 single-process ``RunConfig``, ``train_distribute=`` strategies and TF_CONFIG
-clusters as TF 2.15 set them up; the coordinator's own modes refused in one
-line), the API names as TF 2.15 had them, the TPU modules as names that raise
+clusters as TF 2.15 set them up, a strategy on a cluster through the
+distribute coordinator's independent-worker mode; its standalone-client mode
+refused in one line), the API names as TF 2.15 had them, the TPU modules as names that raise
 one line when used (TPU embedding has no CPU meaning; ``TPUEstimator(use_tpu=
 False)`` never uses them). ``tf.estimator`` is then tensorflow-estimator's v1
 API, TF 1.x's ``tf.estimator``, on every copy of the v1 API (``tf.estimator``
