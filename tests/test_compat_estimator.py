@@ -270,4 +270,9 @@ def test_a_mirrored_strategy_estimator_on_two_cpu_towers_trains_as_one_device(tm
         results[towers] = json.loads(values["result"])
     assert results[2]["global_step"] == 100 and results[2]["acc"] > 0.85
     np.testing.assert_allclose(results[2]["loss"], results[1]["loss"], rtol=1e-6)
+    # TF 1.12-1.14's tf.contrib.distribute.MirroredStrategy(num_gpus=2), its GPUs
+    # on the two CPUs: the same towers, the same numbers.
+    contrib = run_legacy_script("--v1", tmp_path, "--gpus_as_cpus=2", str(DISTRIBUTED),
+                                str(tmp_path / "c2"), "contrib_mirrored", "2", "50")  # fmt: skip
+    assert json.loads(contrib["result"]) == results[2]
     assert results[2]["acc"] == results[1]["acc"]

@@ -115,6 +115,16 @@ CASES = {
         "multi_label = tf.contrib.estimator.multi_label_head\n",
         {6, 7},
     ),
+    "distribute": (  # tensorflow/models' official models of TF 1.12-1.14
+        TF2 + "tf = tf.compat.v1\n"
+        "mirrored = tf.contrib.distribute.MirroredStrategy(num_gpus=0)\n"
+        "from tensorflow.contrib.distribute import OneDeviceStrategy, DistributeConfig\n"
+        "ps = tf.contrib.distribute.ParameterServerStrategy\n"
+        "context = tf.contrib.distribute.get_replica_context\n"
+        "tpu = tf.contrib.distribute.TPUStrategy\n"  # gone: tf.distribute.TPUStrategy
+        "ops = tf.contrib.distribute.AllReduceCrossDeviceOps\n",  # gone: NcclAllReduce
+        {7, 8},
+    ),
 }
 
 

@@ -13,9 +13,10 @@ variables are, how many steps this process ran, and what it evaluated.
 Written for tf1_train's tests; ``import tensorflow as tf`` as on TF 1.x, so
 it runs through ``python -m tf1_train.compat --v1``.
 
-python estimator_distributed_style.py MODEL_DIR mirrored TOWERS BATCH_PER_TOWER
+python estimator_distributed_style.py MODEL_DIR mirrored|contrib_mirrored TOWERS BATCH_PER_TOWER
 TF_CONFIG='{"cluster": ..., "task": ...}' python estimator_distributed_style.py MODEL_DIR cluster
-TF_CONFIG=... python estimator_distributed_style.py MODEL_DIR multiworker|ps_strategy BATCH
+TF_CONFIG=... python estimator_distributed_style.py MODEL_DIR ROUTE BATCH
+    (ROUTE: multiworker, contrib_collective or ps_strategy)
 """
 
 import json
@@ -80,10 +81,13 @@ def eval_input_fn():
     return examples().batch(100)
 
 
-if route == "mirrored":
-    devices = [f"/cpu:{i}" for i in range(int(sys.argv[3]))]
+if route in ("mirrored", "contrib_mirrored"):
+    if route == "mirrored":
+        strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(int(sys.argv[3]))])
+    else:  # TF 1.12-1.14's spelling, GPUs by count (CPUs under --gpus_as_cpus)
+        strategy = tf.contrib.distribute.MirroredStrategy(num_gpus=int(sys.argv[3]))
     config = tf.estimator.RunConfig(
-        train_distribute=tf.distribute.MirroredStrategy(devices),
+        train_distribute=strategy,
         tf_random_seed=1,
         session_config=tf.ConfigProto(device_count={"CPU": 2}),
     )
@@ -92,9 +96,12 @@ if route == "mirrored":
     estimator.train(lambda: examples().repeat().batch(batch), steps=100)  # unshuffled
     result = estimator.evaluate(eval_input_fn)
     print(f"result = {json.dumps({k: float(v) for k, v in result.items()})}")
-elif route in ("multiworker", "ps_strategy"):
-    strategy = (tf.distribute.experimental.MultiWorkerMirroredStrategy() if route == "multiworker"
-                else tf.distribute.experimental.ParameterServerStrategy())  # fmt: skip
+elif route in ("multiworker", "contrib_collective", "ps_strategy"):
+    strategy = {
+        "multiworker": tf.distribute.experimental.MultiWorkerMirroredStrategy,
+        "contrib_collective": tf.contrib.distribute.CollectiveAllReduceStrategy,
+        "ps_strategy": tf.distribute.experimental.ParameterServerStrategy,
+    }[route]()
     config = tf.estimator.RunConfig(
         train_distribute=strategy,
         model_dir=model_dir, tf_random_seed=1, save_checkpoints_steps=100,

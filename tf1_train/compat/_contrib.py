@@ -53,6 +53,7 @@ import types
 
 from tf1_train.compat import (
     _contrib_data,
+    _contrib_distribute,
     _contrib_distributions,
     _contrib_eager,
     _contrib_estimator,
@@ -82,6 +83,7 @@ PLACEHOLDERS = {
     "tpu": _contrib_tpu.TPU_GONE,
     "cluster_resolver": _contrib_tpu.RESOLVERS_GONE,
     "estimator": _contrib_estimator.GONE,
+    "distribute": _contrib_distribute.GONE,
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -248,6 +250,7 @@ _KEPT = {
     "tpu": (_contrib_tpu.TPU_KEPT, _contrib_tpu.tpu),
     "cluster_resolver": (_contrib_tpu.RESOLVERS_KEPT, _contrib_tpu.cluster_resolver),
     "estimator": (_contrib_estimator.KEPT, _contrib_estimator.resolve),
+    "distribute": (_contrib_distribute.KEPT, _contrib_distribute.resolve),
 }
 
 
@@ -317,6 +320,11 @@ def describe(submodule: str) -> str:
         return (
             "its heads, early-stopping hooks, add_metrics and *Estimator classes work "
             "(tensorflow-estimator's, when it is installed), every other name raises"
+        )
+    if submodule == "distribute":
+        return (
+            "its strategies work as tf.compat.v1.distribute's, device counts turned into "
+            "devices, every other name raises"
         )
     if _KEPT.get(submodule):
         return "every name of TF 1.15's module works (TF 1.15's ops)"
