@@ -224,17 +224,6 @@ CASES: List[Case] = [
         TF + "y = tf.where(c, a, b)\nn = tf.math.count_nonzero(x)\n",
     ),
     Case(
-        "dimension-value",
-        TF + "n = x.get_shape()[1].value  # expect: dimension-value\n"
-        "m = x.shape[-1].value  # expect: dimension-value\n"
-        "shape = x.get_shape()\nk = shape[0].value  # expect: dimension-value\n"
-        "ks = [d.value for d in shape[1:]]  # expect: dimension-value\n"
-        "for dim in x.shape:\n    print(dim.value)  # expect: dimension-value\n",
-        TF + "n = x.get_shape()[1]\nm = x.shape.dims[-1].value\nk = node.attr[1].value\n"
-        "shape = [2, 3]\nk = shape[0].value\nks = [d.value for d in x.shape.dims]\n"
-        "for d in nodes:\n    print(d.value)\n",
-    ),
-    Case(
         "tf2-summary-in-v1-graph",
         TF + "sess = tf.compat.v1.Session()\n"
         "tf.summary.scalar('loss', loss)  # expect: tf2-summary-in-v1-graph\n",

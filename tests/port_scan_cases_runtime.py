@@ -1,6 +1,7 @@
 """Trigger and twin snippets (rule, trigger, clean) for what a program hits
 when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
-(tf1_train/port/runtime_rules.py), NumPy's removed builtin aliases and NumPy
+(tf1_train/port/runtime_rules.py), TF 2's int shapes under TF 1.x's
+``.value`` (tf1_train/port/checks.py), NumPy's removed builtin aliases and NumPy
 2's removals (tf1_train/port/numpy_rules.py), SciPy's removals
 (tf1_train/port/scipy_rules.py); joined to tests/port_scan_cases.py's
 CASES. Snippets are never run."""
@@ -8,6 +9,17 @@ CASES. Snippets are never run."""
 TF = "import tensorflow as tf\n"
 
 RUNTIME = [
+    (
+        "dimension-value",
+        TF + "n = x.get_shape()[1].value  # expect: dimension-value\n"
+        "m = x.shape[-1].value  # expect: dimension-value\n"
+        "shape = x.get_shape()\nk = shape[0].value  # expect: dimension-value\n"
+        "ks = [d.value for d in shape[1:]]  # expect: dimension-value\n"
+        "for dim in x.shape:\n    print(dim.value)  # expect: dimension-value\n",
+        TF + "n = x.get_shape()[1]\nm = x.shape.dims[-1].value\nk = node.attr[1].value\n"
+        "shape = [2, 3]\nk = shape[0].value\nks = [d.value for d in x.shape.dims]\n"
+        "for d in nodes:\n    print(d.value)\n",
+    ),
     (
         "flags-parse-flags",
         TF + "FLAGS = tf.flags.FLAGS\nFLAGS._parse_flags()  # expect: flags-parse-flags\n",
