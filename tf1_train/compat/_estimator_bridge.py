@@ -145,7 +145,9 @@ def _from_worker_context(config, context) -> None:
 
 def _global_id(cluster, task_type: str, task_id: int) -> int:
     """RunConfig.global_id_in_cluster: chief first, then the other jobs by
-    name, ps last."""
+    name, ps last. Not run_config's own helper: it puts a chief first even in
+    a cluster that has none and then raises, where a worker-only cluster is
+    the usual MultiWorkerMirroredStrategy setup (TF 2.15's bridge checked)."""
     order = (
         (["chief"] if "chief" in cluster.jobs else [])
         + sorted(j for j in cluster.jobs if j not in ("chief", "ps"))
