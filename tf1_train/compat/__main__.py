@@ -125,6 +125,10 @@ def _graph_mode(v1_root: Optional[str], v1_shapes: bool = False) -> None:
     import tensorflow as tf
 
     tf.compat.v1.disable_eager_execution()
+    # TF 1.x's tensors hash by identity, also those made in a while loop's
+    # body (a FuncGraph, which shares its collections with the graph): TF1
+    # programs key dicts and sets on tensors (OpenAI's gradient checkpointing)
+    tf.compat.v1.disable_tensor_equality()
     if v1_shapes:
         tf.compat.v1.disable_v2_tensorshape()
     if v1_root:

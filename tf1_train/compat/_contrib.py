@@ -58,6 +58,7 @@ from tf1_train.compat import (
     _contrib_eager,
     _contrib_estimator,
     _contrib_tpu,
+    graph_editor,
 )
 
 PACKAGE = "tensorflow.contrib"
@@ -84,6 +85,7 @@ PLACEHOLDERS = {
     "cluster_resolver": _contrib_tpu.RESOLVERS_GONE,
     "estimator": _contrib_estimator.GONE,
     "distribute": _contrib_distribute.GONE,
+    "graph_editor": "every name of TF 1.15's tensorflow.contrib.graph_editor is kept",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -251,6 +253,7 @@ _KEPT = {
     "cluster_resolver": (_contrib_tpu.RESOLVERS_KEPT, _contrib_tpu.cluster_resolver),
     "estimator": (_contrib_estimator.KEPT, _contrib_estimator.resolve),
     "distribute": (_contrib_distribute.KEPT, _contrib_distribute.resolve),
+    "graph_editor": (graph_editor.NAMES, None),  # the package itself (placeholder_modules)
 }
 
 
@@ -326,6 +329,8 @@ def describe(submodule: str) -> str:
             "its strategies work as tf.compat.v1.distribute's, device counts turned into "
             "devices, every other name raises"
         )
+    if submodule == "graph_editor":
+        return "every name of TF 1.15's graph editor works, on TensorFlow 2.21's graphs"
     if _KEPT.get(submodule):
         return "every name of TF 1.15's module works (TF 1.15's ops)"
     return "a placeholder module whose every name raises on use"
@@ -382,5 +387,7 @@ def placeholder_modules() -> dict:
         module.__getattr__ = _gone(full, hint, *_KEPT.get(name, ((), _core_rnn)))
         setattr(package, name, module)
         modules[full] = module
+    package.graph_editor = graph_editor  # TF 1.15's editor again, a package of modules
+    modules.update(graph_editor.sys_modules(PACKAGE))
     modules.update(_contrib_data.learn_modules())  # the paths pickled vocabularies name
     return modules

@@ -68,6 +68,7 @@ def install() -> None:
     # tf-slim's batch_norm reads BatchNormalization through this lazy loader.
     _set(private_normalization, "normalization", layers)
     _restore_removed_names()
+    _restore_operation_outputs()
     _restore_numpy_builtin_aliases()
     _add_contrib_placeholders()
     _add_tutorial_modules()
@@ -143,6 +144,18 @@ def _restore_removed_names() -> None:
         if name not in module.__dict__:
             root, attribute = source.split(".", 1)
             _set(module, name, getattr(roots[root], attribute))
+
+
+def _restore_operation_outputs() -> None:
+    """``Operation._outputs``: TF 1.x kept an op's output tensors in this
+    private list, and code that rewires graphs read it (OpenAI's gradient
+    checkpointing takes ``copy._outputs[0]`` of each op the graph editor
+    copied); TensorFlow 2.21's ops have only ``outputs``. Put back as a
+    read-only property giving that same list."""
+    from tensorflow.python.framework import ops
+
+    if not hasattr(ops.Operation, "_outputs"):
+        _set(ops.Operation, "_outputs", property(lambda op: op.outputs))
 
 
 def _restore_numpy_builtin_aliases() -> None:

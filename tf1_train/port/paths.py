@@ -235,6 +235,9 @@ CONTRIB: Dict[str, str] = {
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
     "seq2seq": "tf1_train.compat.install() (all of it)",
     "crf": "tf1_train.compat.install() (all of it)",
+    "graph_editor": "no graph editor in TF 2: tf.recompute_grad for gradient checkpointing, "
+    "a function called on the replacement for graph_replace; unmodified: "
+    "tf1_train.compat.install() (all of it)",
     "legacy_seq2seq": "tf1_train.compat.install() (all of it)",
     "opt": "tf.compat.v1.train optimizers or TensorFlow Addons (unmaintained)",
     "image": "tf.image, or TensorFlow Addons image (unmaintained)",
