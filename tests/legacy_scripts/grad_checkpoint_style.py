@@ -16,11 +16,15 @@ values, once on ``tf.gradients`` and once on the checkpointed gradients;
 one JSON line reports how far the two gradient sets are apart at the
 initial point and both loss trajectories. Runs through ``python -m
 tf1_train.compat --v1``; on TensorFlow 2 alone it stops at the graph editor
-import.
+import. ``--save_start=DIR`` saves the initial values (tf.train.Saver,
+``DIR/start``) and ``--save_grads=FILE`` the ``tf.gradients`` values there
+and the token batch (``np.savez``), for the TF 2 port
+(grad_checkpoint_style_tf2.py) to compare with.
 """
 
 import argparse
 import json
+import os
 
 import numpy as np
 import tensorflow as tf
@@ -274,6 +278,8 @@ def main():
     parser.add_argument("--vocab", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1234)
     parser.add_argument("--sample_steps", type=int, default=4)
+    parser.add_argument("--save_start", help="DIR: the initial values as a checkpoint, DIR/start")
+    parser.add_argument("--save_grads", help="FILE: tf.gradients at the initial point, np.savez")
     args = parser.parse_args()
 
     tf.set_random_seed(args.seed)
@@ -305,13 +311,19 @@ def main():
         zip(saved, params)
     )
     start_values = [tf.placeholder(p.dtype.base_dtype, p.shape) for p in params]
+    saver = tf.train.Saver(params) if args.save_start else None
     restart = tf.group(*[tf.assign(p, v) for p, v in zip(params, start_values)])
 
     feed = {tokens: token_batch(args.batch, args.length, args.vocab)}
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         start = sess.run(params)
+        if saver:
+            saver.save(sess, os.path.join(args.save_start, "start"))
         grads_plain, grads_saved = sess.run([plain, saved], feed)
+        if args.save_grads:
+            named = {p.op.name: g for p, g in zip(params, grads_plain)}
+            np.savez(args.save_grads, __tokens__=feed[tokens], **named)
         report["sample"] = sess.run(sample, feed).tolist()
         losses = {}
         for name, train_op in (("plain", train_plain), ("checkpointed", train_saved)):
