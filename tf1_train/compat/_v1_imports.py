@@ -13,12 +13,22 @@ v1 API. What 1.x had beyond its API stays TensorFlow 2's: shapes of ints
 (``shape[i].value`` raises, as the scanner says, unless ``--v1_shapes``
 turns TF 1.x's shapes on for the whole process), resource variables, TF2
 control flow.
+
+One name is the program's own: ``tf.Tensor``. TF 1.x made graph tensors of
+class ``tf.Tensor`` itself, and code checked ``type(t) is tf.Tensor``
+(OpenAI baselines' ``tf_util.function`` asserts it of every placeholder, so
+its DQN, DDPG, TRPO and GAIL stopped at that assertion); TensorFlow 2's
+graph tensors are of a subclass, ``SymbolicTensor``. The program's files get
+a view of the v1 API whose ``Tensor`` is that class while the program runs
+in graph mode, and the base class once it turns eager execution on (an
+eager tensor was a subclass in TF 1.x too).
 """
 
 from __future__ import annotations
 
 import builtins
 import os
+import types
 from typing import Callable, Sequence
 
 _PACKAGES = ("site-packages", "dist-packages")
@@ -41,11 +51,33 @@ def _owner(roots: Sequence[str]) -> Callable[[dict], bool]:
     return owned
 
 
+class _ProgramsV1(types.ModuleType):
+    """``tensorflow.compat.v1`` as the program's files see it: every name is
+    the v1 API's (read through, so install()'s names and the program's own
+    assignments both show), but ``Tensor``, the class graph tensors have."""
+
+    def __init__(self, v1):
+        super().__init__(v1.__name__, v1.__doc__)
+        self.__dict__["_v1"] = v1
+
+    def __getattr__(self, name: str):
+        v1 = self.__dict__["_v1"]
+        if name == "Tensor" and not v1.executing_eagerly():
+            from tensorflow.python.framework.ops import SymbolicTensor
+
+            return SymbolicTensor
+        return getattr(v1, name)
+
+    def __dir__(self):
+        return dir(self.__dict__["_v1"])
+
+
 def serve_v1_api(roots: Sequence[str]) -> None:
     """From now on, ``import tensorflow`` in a file under ``roots`` binds the
     v1 API (for the rest of the process, as the program runs in it)."""
-    import tensorflow.compat.v1 as v1
+    import tensorflow.compat.v1
 
+    v1 = _ProgramsV1(tensorflow.compat.v1)
     original = builtins.__import__
     owned = _owner(roots)
 
