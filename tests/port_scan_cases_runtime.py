@@ -44,10 +44,12 @@ RUNTIME = [
         "img = np.fromstring(b, dtype=np.uint8)  # expect: numpy-removed\n"
         "r = np.reshape(img, newshape=(2, 2))  # expect: numpy-removed\n"
         "np.lookfor('mean')  # expect: numpy-removed\n"
-        "a.itemset(0, 1)  # expect: numpy-removed\n",
+        "a.itemset(0, 1)  # expect: numpy-removed\n"
+        "q = np.array(action, copy=False)  # expect: numpy-removed\n",
         "import numpy as np\nimport xml.etree.ElementTree as ET\nb = image.tobytes()\n"
         "img = np.frombuffer(b, dtype=np.uint8)\nv = np.fromstring('1 2', dtype=int, sep=' ')\n"
-        "r = np.reshape(img, (2, 2))\ns = ET.tostring(node)\nm = np.row_stack([a, a])\n",
+        "r = np.reshape(img, (2, 2))\ns = ET.tostring(node)\nm = np.row_stack([a, a])\n"
+        "q = np.asarray(action)\nc = np.array(action, copy=True)\n",
     ),
     (
         "scipy-moved",

@@ -125,6 +125,19 @@ CASES = {
         "ops = tf.contrib.distribute.AllReduceCrossDeviceOps\n",  # gone: NcclAllReduce
         {7, 8},
     ),
+    "package_graph_editor_staging": (  # baselines' DDPG and HER, the GPT-2 trainers
+        "import tensorflow.contrib as tc\n"
+        "reg = tc.layers.l2_regularizer\n"
+        "import tensorflow.contrib.graph_editor as ge\n"
+        "copy = ge.copy_with_input_replacements\n"
+        "from tensorflow.contrib.graph_editor import subgraph\n"
+        "view = subgraph.SubGraphView\n"
+        "from tensorflow.contrib.staging import StagingArea\n"
+        "import tensorflow.contrib.staging as staging\n"
+        "put = staging.StagingArea\n"
+        "gone = ge.match_ops\n",  # not a name of TF 1.15's graph editor
+        {10},
+    ),
 }
 
 

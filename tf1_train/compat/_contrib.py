@@ -86,6 +86,7 @@ PLACEHOLDERS = {
     "estimator": _contrib_estimator.GONE,
     "distribute": _contrib_distribute.GONE,
     "graph_editor": "every name of TF 1.15's tensorflow.contrib.graph_editor is kept",
+    "staging": "StagingArea, its one name, is kept (TensorFlow's data_flow_ops.StagingArea)",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -232,6 +233,10 @@ def _distributions(name: str):
     return _contrib_distributions.resolve(name)
 
 
+def _private(module: str):
+    return importlib.import_module(f"tensorflow.python.ops.{module}")
+
+
 def _training(name: str):
     from tf1_train.compat import _contrib_hparams
 
@@ -254,6 +259,7 @@ _KEPT = {
     "estimator": (_contrib_estimator.KEPT, _contrib_estimator.resolve),
     "distribute": (_contrib_distribute.KEPT, _contrib_distribute.resolve),
     "graph_editor": (graph_editor.NAMES, None),  # the package itself (placeholder_modules)
+    "staging": (("StagingArea",), lambda name: _private("data_flow_ops").StagingArea),
 }
 
 

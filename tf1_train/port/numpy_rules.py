@@ -3,8 +3,10 @@ NumPy 2): its aliases of the builtins (``np.int``, gone since 1.24), names
 (``np.float_``, ``np.NaN``, ``np.asscalar``, ``np.product``, ... which
 tf1_train.compat.install() puts back: _numpy_removed.py; others it does
 not), ``ndarray.tostring()`` (the TFRecord writers' ``img.tostring()``),
-``itemset``, the binary mode of ``np.fromstring`` (their readers') and
-``np.reshape(..., newshape=)``. Found running TensorFlow-Examples' DCGAN on
+``itemset``, the binary mode of ``np.fromstring`` (their readers'),
+``np.reshape(..., newshape=)`` and ``np.array(x, copy=False)`` (baselines'
+replay buffer), which NumPy 2 turned from "copy if needed" into "never
+copy". Found running TensorFlow-Examples' DCGAN on
 NumPy 2.4. Names are checked against the installed NumPy, as api_names.py
 checks TensorFlow's, so the scan says what this NumPy lacks.
 """
@@ -53,6 +55,11 @@ FROMSTRING = (
     "removed np.fromstring's binary mode (no sep=), which raises ValueError"
 )
 NEWSHAPE = "np.reshape(a, shape) (positional, or shape=): NumPy 2.4 removed newshape="
+COPY_FALSE = (
+    "np.asarray(x) (a copy only where one is needed, what copy=False meant in NumPy 1): "
+    "NumPy 2's np.array(x, copy=False) forbids any copy and raises ValueError where one is "
+    "needed (a list, a scalar, another dtype)"
+)
 
 
 def _expired(name: str) -> str:
@@ -92,6 +99,9 @@ def _call_fix(call: ast.Call, path) -> str:
         return FROMSTRING
     if path == "numpy.reshape" and "newshape" in keywords:
         return NEWSHAPE
+    copy = [k.value for k in call.keywords if k.arg == "copy"]
+    if path == "numpy.array" and copy and isinstance(copy[0], ast.Constant):
+        return COPY_FALSE if copy[0].value is False else ""
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in METHODS and path is None:
         if func.attr != "tostring" or not (call.args or call.keywords):  # ET.tostring(e)

@@ -262,7 +262,8 @@ CONTRIB: Dict[str, str] = {
     "tensorboard": "tensorboard",
     "util": "tf.make_ndarray / tf.make_tensor_proto",
     "staging": "tensorflow.python.ops.data_flow_ops.StagingArea (private, still in 2.21), "
-    "or tf.data's prefetch / tf.data.experimental.prefetch_to_device",
+    "or tf.data's prefetch / tf.data.experimental.prefetch_to_device; unmodified: "
+    "tf1_train.compat.install() serves StagingArea",
     "cluster_resolver": "tf.distribute.cluster_resolver",
     "saved_model": "meta_graph_def.signature_def[key] for get_signature_def_by_key, "
     "or tf.saved_model.load(dir).signatures[key]",

@@ -195,9 +195,9 @@ def _kept(path: str, fills: Dict[str, str], program: checks.Program):
     verdict = _estimator.scan_verdict(path) if program.compat_installed else None
     if verdict:
         return {**fills, "estimator_works" if verdict[0] else "estimator_breaks": verdict[1]}
-    if not program.compat_installed or not path.startswith(PACKAGE + "."):
+    if not program.compat_installed or not path.startswith(PACKAGE):
         return fills
-    if _placeholder(path):
+    if path == PACKAGE or _placeholder(path):  # `import tensorflow.contrib as tc`
         return {**fills, "placeholder": path}
     return {**fills, "contrib_gone": path}
 
@@ -225,6 +225,8 @@ def _placeholder_note(path: str) -> str:
     MNIST modules) after install()."""
     if path.startswith(_tutorial_mnist.PACKAGE):
         return _tutorial_mnist.DESCRIBE
+    if path == PACKAGE:
+        return "the package; each submodule it is asked for works as reported on its own line"
     return _contrib.describe(path[len(PACKAGE) + 1 :].split(".")[0])
 
 
