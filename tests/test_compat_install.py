@@ -116,6 +116,10 @@ def test_legacy_script_trains_through_python_m_compat(tmp_path):
             ["--gpus_as_cpus", "2", "x.py"],
             "error: --gpus_as_cpus needs its value: --gpus_as_cpus=N",
         ),
+        (["--v1_packages=no_such_lib", "x.py"], "error: --v1_packages: no package 'no_such_lib'"),
+        (["--v1", "--v1_packages=", "x.py"], "error: --v1_packages: no package ''"),
+        (["--v1_packages=json.decoder", "x.py"], "error: --v1_packages: no package 'json.decoder'"),
+        (["--v1_packages=json"], "error: --v1_packages needs a program to run"),
     ],
 )
 def test_python_m_compat_bad_input(args, message):

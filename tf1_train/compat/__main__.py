@@ -10,7 +10,9 @@ API, as on TensorFlow 1.x (_v1_imports.py); with ``--v1_shapes``, shapes
 hold TF 1.x's ``Dimension`` objects (``x.shape[-1].value``, BERT's and NMT's
 idiom, works): process-wide, since TensorFlow keeps one switch for it, so
 opt-in; with ``--gpus_as_cpus=N``, a multi-GPU program's ``/gpu:i`` towers
-run on N virtual CPU devices (_gpus_as_cpus.py).
+run on N virtual CPU devices (_gpus_as_cpus.py); with
+``--v1_packages=NAME[,NAME...]``, installed TF 1.x libraries the program
+uses (stable-baselines) get the v1 API as the program's own files do.
 
 Graph mode because a TF1 program that builds inside ``with
 tf.Graph().as_default():`` and never disables eager execution (tf-slim's
@@ -28,8 +30,8 @@ from typing import NamedTuple, Optional, Tuple, Union
 from tf1_train.compat import install
 
 USAGE = (
-    "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--gpus_as_cpus=N] SCRIPT.py [ARGS...] "
-    "| -m MODULE [ARGS...]"
+    "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--gpus_as_cpus=N] "
+    "[--v1_packages=NAME,...] SCRIPT.py [ARGS...] | -m MODULE [ARGS...]"
 )
 
 
@@ -49,21 +51,31 @@ def _module_error(name: str) -> Optional[str]:
 
 
 class Options(NamedTuple):
-    """What comes before the program: ``--v1``, ``--v1_shapes``, ``--gpus_as_cpus=N``."""
+    """What comes before the program: ``--v1``, ``--v1_shapes``, ``--gpus_as_cpus=N``,
+    ``--v1_packages=NAME,...``."""
 
     v1: bool = False
     v1_shapes: bool = False
     gpus: Union[int, str] = 0  # N, 0 for none, or why the value is refused
+    v1_packages: Tuple[str, ...] = ()  # the paths of the packages named
+    refused: str = ""  # why an option's value cannot run
 
 
 def _options(argv: list) -> Tuple[Options, list]:
     """The runner's options before the program, in any order, and the rest."""
     options = Options()
     while argv and (argv[0] in ("--v1", "--v1_shapes", "--gpus_as_cpus")
-                    or argv[0].startswith("--gpus_as_cpus=")):  # fmt: skip
+                    or argv[0].startswith(("--gpus_as_cpus=", "--v1_packages"))):  # fmt: skip
         option, argv = argv[0], argv[1:]
         if option in ("--v1", "--v1_shapes"):
             options = options._replace(**{option[2:]: True})
+            continue
+        if option.startswith("--v1_packages"):
+            from tf1_train.compat._v1_imports import package_paths
+
+            names = [n for n in option.partition("=")[2].split(",") if n]
+            paths, why = package_paths(names or [""])
+            options = options._replace(v1_packages=tuple(paths), refused=options.refused or why)
             continue
         from tf1_train.compat._gpus_as_cpus import parse
 
@@ -78,11 +90,12 @@ def main(argv: Optional[list] = None) -> int:
         print(USAGE, file=sys.stderr if not argv else sys.stdout)
         return 2 if not argv else 0
     given, argv = _options(argv)
-    if isinstance(given.gpus, str):  # why the value cannot run
-        print(f"error: {given.gpus}", file=sys.stderr)
+    if isinstance(given.gpus, str) or given.refused:  # why the value cannot run
+        print(f"error: {given.refused or given.gpus}", file=sys.stderr)
         return 2
     if not argv:
-        named = [f"--{n}" for n in ("v1", "v1_shapes") if getattr(given, n)] or ["--gpus_as_cpus"]
+        named = [f"--{n}" for n in ("v1", "v1_shapes", "v1_packages") if getattr(given, n)]
+        named = named or ["--gpus_as_cpus"]
         print(f"error: {named[0]} needs a program to run; {USAGE}", file=sys.stderr)
         return 2
     if given.gpus:
@@ -96,7 +109,7 @@ def main(argv: Optional[list] = None) -> int:
     if not os.path.isfile(script):
         print(f"error: {script}: no such file; {USAGE}", file=sys.stderr)
         return 2
-    _graph_mode(os.path.dirname(os.path.abspath(script)) if given.v1 else None, given.v1_shapes)
+    _graph_mode(os.path.dirname(os.path.abspath(script)) if given.v1 else None, given)
     sys.argv = [script, *argv[1:]]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     runpy.run_path(script, run_name="__main__")
@@ -106,21 +119,22 @@ def main(argv: Optional[list] = None) -> int:
 def _run_module(module: str, args: list, given: Options) -> int:
     """``-m module args``, as ``python -m`` runs it."""
     if given.v1 and module and not module.startswith("-"):
-        _graph_mode(os.getcwd(), given.v1_shapes)  # before finding it imports its parents
+        _graph_mode(os.getcwd(), given)  # before finding it imports its parents
     error = _module_error(module)
     if error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if not given.v1:
-        _graph_mode(None, given.v1_shapes)
+        _graph_mode(None, given)
     sys.argv = [module, *args]  # runpy sets argv[0] to the module's file
     runpy.run_module(module, run_name="__main__", alter_sys=True)
     return 0
 
 
-def _graph_mode(v1_root: Optional[str], v1_shapes: bool = False) -> None:
+def _graph_mode(v1_root: Optional[str], given: Options) -> None:
     """install(), graph mode, with ``--v1`` the v1 API for the files under
-    ``v1_root``, and with ``--v1_shapes`` TF 1.x's shapes everywhere."""
+    ``v1_root`` (and ``--v1_packages``' files), and with ``--v1_shapes`` TF
+    1.x's shapes everywhere."""
     install()
     import tensorflow as tf
 
@@ -129,12 +143,12 @@ def _graph_mode(v1_root: Optional[str], v1_shapes: bool = False) -> None:
     # body (a FuncGraph, which shares its collections with the graph): TF1
     # programs key dicts and sets on tensors (OpenAI's gradient checkpointing)
     tf.compat.v1.disable_tensor_equality()
-    if v1_shapes:
+    if given.v1_shapes:
         tf.compat.v1.disable_v2_tensorshape()
-    if v1_root:
+    if v1_root or given.v1_packages:
         from tf1_train.compat._v1_imports import serve_v1_api
 
-        serve_v1_api([v1_root])
+        serve_v1_api([v1_root] if v1_root else [], given.v1_packages)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ lines edited (``tf.placeholder``, ``tf.Session``, ``tf.layers``,
 
 Only the files under the program's directory are served so (the script's
 directory, or the current one for ``-m``), not installed packages: TensorFlow
-itself, tf-slim and tf1_train import the TF2 API as before. ``import
+itself, tf-slim and tf1_train import the TF2 API as before. A TF 1.x library
+the program installed (stable-baselines, cleverhans, tensorpack) is served
+too when named: ``--v1_packages=stable_baselines``. ``import
 tensorflow.compat.v1 as tf`` and ``from tensorflow.contrib import ...`` are
 unchanged; ``import tensorflow`` and ``from tensorflow import X`` follow the
 v1 API. What 1.x had beyond its API stays TensorFlow 2's: shapes of ints
@@ -27,23 +29,29 @@ eager tensor was a subclass in TF 1.x too).
 from __future__ import annotations
 
 import builtins
+import importlib.util
 import os
 import types
-from typing import Callable, Sequence
+from typing import Callable, List, Sequence, Tuple
 
 _PACKAGES = ("site-packages", "dist-packages")
 
 
-def _owner(roots: Sequence[str]) -> Callable[[dict], bool]:
-    """Whether an importing module's globals are one of the user's files."""
+def _owner(roots: Sequence[str], packages: Sequence[str] = ()) -> Callable[[dict], bool]:
+    """Whether an importing module's globals are one of the user's files:
+    under ``roots`` (not installed), or of the named installed ``packages``
+    (their directories, or a one-file module's path)."""
     ours = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tf1_train/
     roots = tuple(os.path.join(os.path.abspath(r), "") for r in roots)
+    packages = tuple(os.path.abspath(p) for p in packages)
 
     def owned(module_globals) -> bool:
         path = (module_globals or {}).get("__file__")
         if not isinstance(path, str):
             return False
         path = os.path.abspath(path)
+        if any(path == p or path.startswith(os.path.join(p, "")) for p in packages):
+            return True
         if path.startswith(os.path.join(ours, "")) or any(p in path for p in _PACKAGES):
             return False
         return path.startswith(roots)
@@ -72,14 +80,35 @@ class _ProgramsV1(types.ModuleType):
         return dir(self.__dict__["_v1"])
 
 
-def serve_v1_api(roots: Sequence[str]) -> None:
-    """From now on, ``import tensorflow`` in a file under ``roots`` binds the
-    v1 API (for the rest of the process, as the program runs in it)."""
+def package_paths(names: Sequence[str]) -> Tuple[List[str], str]:
+    """``(paths, "")``: where the installed packages ``names`` live (a
+    package's directories, a module's file), found without importing them;
+    or ``([], why)`` for the first name Python cannot find."""
+    paths: List[str] = []
+    for name in names:
+        try:
+            spec = importlib.util.find_spec(name) if name.isidentifier() else None
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None or not (spec.submodule_search_locations or spec.origin):
+            return [], (
+                f"--v1_packages: no package {name!r} on this Python's path (give the "
+                "top-level names the program imports, comma-separated: "
+                "--v1_packages=stable_baselines,cleverhans)"
+            )
+        paths += list(spec.submodule_search_locations or [spec.origin])
+    return paths, ""
+
+
+def serve_v1_api(roots: Sequence[str], packages: Sequence[str] = ()) -> None:
+    """From now on, ``import tensorflow`` in a file under ``roots``, or in
+    one of the installed ``packages`` (their paths), binds the v1 API (for
+    the rest of the process, as the program runs in it)."""
     import tensorflow.compat.v1
 
     v1 = _ProgramsV1(tensorflow.compat.v1)
     original = builtins.__import__
-    owned = _owner(roots)
+    owned = _owner(roots, packages)
 
     def __import__(name, globals=None, locals=None, fromlist=(), level=0):
         module = original(name, globals, locals, fromlist, level)

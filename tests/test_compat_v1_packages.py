@@ -1,0 +1,85 @@
+"""``python -m tf1_train.compat --v1_packages=NAME``: an installed TF 1.x
+library the program uses gets the v1 API too.
+
+``--v1`` serves only the program's own files; an installed package keeps
+TensorFlow 2's API, so a TF 1.x library installed from PyPI (stable-baselines
+2.10, cleverhans 3, tensorpack) stops at its first ``tf.placeholder`` however
+the program itself is run. Named with ``--v1_packages``, its files get the v1
+API as the program's do, wherever it is installed; other installed packages
+keep TensorFlow 2's.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+LIBRARY = """
+import tensorflow as tf
+
+def q_values(obs, actions):
+    with tf.variable_scope("q"):
+        hidden = tf.layers.dense(obs, 16, activation=tf.nn.relu, name="fc")
+        return tf.layers.dense(hidden, actions, name="out")
+
+def placeholder(width):
+    return tf.placeholder(tf.float32, [None, width], name="obs")
+"""
+OTHER = """
+import tensorflow as tf
+
+def api():
+    return "v1" if hasattr(tf, "placeholder") else "v2"
+"""
+PROGRAM = """
+import json
+import numpy as np
+import tensorflow as tf
+import tf1lib, tf2lib
+obs = tf1lib.placeholder(4)
+q = tf1lib.q_values(obs, 2)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    out = sess.run(q, {obs: np.ones((3, 4), np.float32)})
+print(json.dumps({"shape": list(out.shape), "other": tf2lib.api(),
+                  "variables": sorted(v.op.name for v in tf.global_variables())}))
+"""
+
+
+def _tree(tmp_path):
+    """The program in prog/, the libraries as pip installs them, in a site-packages."""
+    site = tmp_path / "venv" / "lib" / "site-packages"
+    for name, source in (("tf1lib", LIBRARY), ("tf2lib", OTHER)):
+        (site / name).mkdir(parents=True)
+        (site / name / "__init__.py").write_text(source)
+    (tmp_path / "prog").mkdir()
+    (tmp_path / "prog" / "train.py").write_text(PROGRAM)
+    return site
+
+
+def _run(tmp_path, site, *options):
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"}
+    env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", "tf1_train.compat", *options, "train.py"],
+        cwd=tmp_path / "prog", env=env, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+
+
+def test_a_named_installed_library_gets_the_v1_api_and_others_keep_tf2s(tmp_path):
+    site = _tree(tmp_path)
+    out = _run(tmp_path, site, "--v1", "--v1_packages=tf1lib")
+    assert out.returncode == 0, out.stderr[-3000:]
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["shape"] == [3, 2] and report["other"] == "v2"
+    assert report["variables"] == ["q/fc/bias", "q/fc/kernel", "q/out/bias", "q/out/kernel"]
+
+
+def test_without_it_the_library_stops_at_its_first_v1_name(tmp_path):
+    site = _tree(tmp_path)
+    out = _run(tmp_path, site, "--v1")
+    assert out.returncode == 1
+    assert "tf1lib/__init__.py" in out.stderr
+    assert out.stderr.rstrip().endswith(
+        "AttributeError: module 'tensorflow' has no attribute 'placeholder'"
+    )
