@@ -25,7 +25,7 @@ import importlib.util
 import os
 import runpy
 import sys
-from typing import NamedTuple, Optional, Tuple, Union
+from typing import NamedTuple, Optional, Tuple
 
 from tf1_train.compat import install
 
@@ -56,9 +56,9 @@ class Options(NamedTuple):
 
     v1: bool = False
     v1_shapes: bool = False
-    gpus: Union[int, str] = 0  # N, 0 for none, or why the value is refused
+    gpus: int = 0  # N, 0 for none
     v1_packages: Tuple[str, ...] = ()  # the paths of the packages named
-    refused: str = ""  # why an option's value cannot run
+    refused: str = ""  # why an option's value cannot run, the first such
 
 
 def _options(argv: list) -> Tuple[Options, list]:
@@ -80,7 +80,8 @@ def _options(argv: list) -> Tuple[Options, list]:
         from tf1_train.compat._gpus_as_cpus import parse
 
         value = option.partition("=")[2]
-        options = options._replace(gpus=parse(value) or int(value))
+        why = parse(value) or ""
+        options = options._replace(gpus=0 if why else int(value), refused=options.refused or why)
     return options, argv
 
 
@@ -90,8 +91,8 @@ def main(argv: Optional[list] = None) -> int:
         print(USAGE, file=sys.stderr if not argv else sys.stdout)
         return 2 if not argv else 0
     given, argv = _options(argv)
-    if isinstance(given.gpus, str) or given.refused:  # why the value cannot run
-        print(f"error: {given.refused or given.gpus}", file=sys.stderr)
+    if given.refused:
+        print(f"error: {given.refused}", file=sys.stderr)
         return 2
     if not argv:
         named = [f"--{n}" for n in ("v1", "v1_shapes", "v1_packages") if getattr(given, n)]

@@ -120,19 +120,20 @@ class TransformerInfo:
             return [self._transformed_ops, self._transformed_ts]
         raise TypeError(f"Expected a tf.Tensor or a tf.Operation, got a {type(top)}")
 
-    def _transformed_elem(self, original_top, missing_fn=None):
-        for mapping in self._maps(original_top):
+    def _lookup(self, top, missing_fn, to_copy: bool):
+        """The copy of ``top`` (``to_copy``) or its original, by object or name."""
+        for mapping in self._maps(top):
             for original, transformed in mapping.items():
-                if original is original_top or original.name == original_top:
-                    return transformed
-        return None if missing_fn is None else missing_fn(original_top)
+                key, value = (original, transformed) if to_copy else (transformed, original)
+                if key is top or key.name == top:
+                    return value
+        return None if missing_fn is None else missing_fn(top)
+
+    def _transformed_elem(self, original_top, missing_fn=None):
+        return self._lookup(original_top, missing_fn, to_copy=True)
 
     def _original_elem(self, transformed_top, missing_fn=None):
-        for mapping in self._maps(transformed_top):
-            for original, transformed in mapping.items():
-                if transformed is transformed_top or transformed.name == transformed_top:
-                    return original
-        return None if missing_fn is None else missing_fn(transformed_top)
+        return self._lookup(transformed_top, missing_fn, to_copy=False)
 
     def transformed(self, original, missing_fn=None):
         """The copies of an op, a tensor, a name or a tree of them (None, or
