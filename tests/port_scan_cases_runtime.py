@@ -3,7 +3,8 @@ when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
 (tf1_train/port/runtime_rules.py), TF 2's int shapes under TF 1.x's
 ``.value`` (tf1_train/port/checks.py), NumPy's removed builtin aliases and NumPy
 2's removals (tf1_train/port/numpy_rules.py), SciPy's removals
-(tf1_train/port/scipy_rules.py); joined to tests/port_scan_cases.py's
+(tf1_train/port/scipy_rules.py), Python 2 names in Python 3 source
+(tf1_train/port/py2_rules.py); joined to tests/port_scan_cases.py's
 CASES. Snippets are never run."""
 
 TF = "import tensorflow as tf\n"
@@ -77,5 +78,42 @@ RUNTIME = [
         "area = integrate.simps(y, x)  # expect: scipy-removed\n",
         "import imageio\nfrom scipy import integrate\nimage = imageio.v2.imread(path)\n"
         "area = integrate.simpson(y, x=x)\n",
+    ),
+    (
+        "scipy-interp-repeats",
+        "from scipy import interpolate\nfrom scipy.interpolate import interp1d\n"
+        "f = interpolate.interp1d(far, ts, kind='slinear')  # expect: scipy-interp-repeats\n"
+        "g = interp1d(x, y, 'zero')  # expect: scipy-interp-repeats\n",
+        "import numpy as np\nfrom scipy import interpolate\n"
+        "threshold = np.interp(far_target, far, ts)\n"
+        "f = interpolate.interp1d(x, y)\ng = interpolate.interp1d(x, y, kind='cubic')\n",
+    ),
+    (
+        "numpy-load-pickle",
+        "import numpy as np\n"
+        "d = np.load(path, encoding='latin1').item()  # expect: numpy-load-pickle\n"
+        "w = np.load(path)[()]  # expect: numpy-load-pickle\n"
+        "v = np.load(path, encoding='bytes')  # expect: numpy-load-pickle\n",
+        "import numpy as np\n"
+        "d = np.load(path, allow_pickle=True, encoding='latin1').item()\n"
+        "a = np.load(path)\nn = a.item()\nz = np.load(path)['w']\n",
+    ),
+    (
+        "python2-name",
+        "import os\nimport string\nimport sys\n"
+        "for k, v in stat.iteritems():  # expect: python2-name\n    pass\n"
+        "for i in xrange(3):  # expect: python2-name\n    pass\n"
+        "import cPickle  # expect: python2-name\n"
+        "s = string.letters  # expect: python2-name\n"
+        "print >>sys.stderr, 'done'  # expect: python2-name\n"
+        "ok = d.has_key('a')  # expect: python2-name\n"
+        "top = os.walk(path).next()  # expect: python2-name\n",
+        "import os\nimport six\nimport string\nimport sys\n"
+        "for k, v in six.iteritems(stat):\n    pass\nfor k, v in stat.items():\n    pass\n"
+        "try:\n    import cPickle as pickle\nexcept ImportError:\n    import pickle\n"
+        "if sys.version_info[0] == 2:\n    text = unicode(x)\n"
+        "try:\n    xrange\nexcept NameError:\n    xrange = range\nn = list(xrange(3))\n"
+        "s = string.ascii_letters\nprint('done', file=sys.stderr)\nok = 'a' in d\n"
+        "top = next(os.walk(path))\nbatch = dataset_iter.next()\n",
     ),
 ]

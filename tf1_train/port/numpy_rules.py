@@ -6,7 +6,8 @@ not), ``ndarray.tostring()`` (the TFRecord writers' ``img.tostring()``),
 ``itemset``, the binary mode of ``np.fromstring`` (their readers'),
 ``np.reshape(..., newshape=)`` and ``np.array(x, copy=False)`` (baselines'
 replay buffer), which NumPy 2 turned from "copy if needed" into "never
-copy". Found running TensorFlow-Examples' DCGAN on
+copy"; and ``np.load`` of a pickled dict without ``allow_pickle`` (NumPy
+1.16.3's default: facenet's MTCNN weights). Found running TensorFlow-Examples' DCGAN on
 NumPy 2.4. Names are checked against the installed NumPy, as api_names.py
 checks TensorFlow's, so the scan says what this NumPy lacks.
 """
@@ -45,6 +46,17 @@ _rule(
     ROW_NUMPY_2,
 )
 _rule("numpy-removed", BREAKS, "{fix}", UPGRADE, ROW_NUMPY_2)
+ROW_NUMPY_PICKLE = "`np.load(path, encoding='latin1').item()`"
+_rule(
+    "numpy-load-pickle",
+    BREAKS,
+    "np.load(..., allow_pickle=True) for a file you trust: NumPy 1.16.3 made allow_pickle=False "
+    "the default, and a dict saved with np.save (caffe-tensorflow's weights, MTCNN's det1.npy: "
+    "what .item() reads back) is a pickled object array, so the load raises ValueError "
+    "'Object arrays cannot be loaded when allow_pickle=False'",
+    UPGRADE,
+    ROW_NUMPY_PICKLE,
+)
 
 METHODS = {
     "tostring": "x.tobytes() (the same bytes): NumPy 2 removed ndarray.tostring",
@@ -76,7 +88,7 @@ def _expired(name: str) -> str:
 def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
     """(node, rule, construct, fill-ins) for each use of what NumPy removed; one
     walk decides every NumPy read."""
-    numpy = Aliases(tree, roots=("numpy",))
+    numpy, loads = Aliases(tree, roots=("numpy",)), set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and numpy.resolve(node) == "numpy." + node.attr:
             name = node.attr
@@ -91,6 +103,26 @@ def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]
             fix = _call_fix(node, numpy.resolve(node.func))
             if fix:
                 yield node, "numpy-removed", ast.unparse(node), {"fix": fix}
+        load = _pickled_load(node, numpy)
+        if load and id(load) not in loads:  # np.load(p, encoding=e).item(): once
+            loads.add(id(load))
+            yield load, "numpy-load-pickle", ast.unparse(load), {}
+
+
+def _pickled_load(node: ast.AST, numpy: Aliases):
+    """The ``np.load(...)`` call of ``np.load(p).item()``, ``np.load(p)[()]``
+    or ``np.load(p, encoding=...)`` (an encoding is for pickles only) without
+    allow_pickle, else None."""
+    load = None
+    if isinstance(node, ast.Subscript) and ast.unparse(node.slice) == "()":
+        load = node.value
+    elif isinstance(node, ast.Call) and any(k.arg == "encoding" for k in node.keywords):
+        load = node
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        load = node.func.value if node.func.attr in ("item", "tolist") else None
+    if not (isinstance(load, ast.Call) and numpy.resolve(load.func) == "numpy.load"):
+        return None
+    return None if any(k.arg == "allow_pickle" for k in load.keywords) else load
 
 
 def _call_fix(call: ast.Call, path) -> str:

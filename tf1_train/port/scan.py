@@ -25,6 +25,7 @@ from tf1_train.port import (
     contrib_rules,  # noqa: F401 (registers its rules)
     numpy_rules,
     paths,
+    py2_rules,
     python2,
     runtime_rules,
     scipy_rules,
@@ -171,6 +172,7 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
     raw.extend(runtime_rules.parse_flags_findings(parsed.tree))
     raw.extend(numpy_rules.findings(parsed.tree))
     raw.extend(scipy_rules.findings(parsed.tree))
+    raw.extend(py2_rules.findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 
