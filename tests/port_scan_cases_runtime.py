@@ -4,7 +4,8 @@ when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
 ``.value`` (tf1_train/port/checks.py), NumPy's removed builtin aliases and NumPy
 2's removals (tf1_train/port/numpy_rules.py), SciPy's removals
 (tf1_train/port/scipy_rules.py), Python 2 names in Python 3 source
-(tf1_train/port/py2_rules.py); joined to tests/port_scan_cases.py's
+(tf1_train/port/py2_rules.py), TensorFlow's private modules
+(tf1_train/port/private_paths.py); joined to tests/port_scan_cases.py's
 CASES. Snippets are never run."""
 
 TF = "import tensorflow as tf\n"
@@ -97,6 +98,18 @@ RUNTIME = [
         "import numpy as np\n"
         "d = np.load(path, allow_pickle=True, encoding='latin1').item()\n"
         "a = np.load(path)\nn = a.item()\nz = np.load(path)['w']\n",
+    ),
+    (
+        "private-path",
+        "from tensorflow.python.framework import graph_util, ops\n"
+        "from tensorflow.python.ops.rnn_cell_impl import _linear  # expect: private-path\n"
+        "g = graph_util.convert_variables_to_constants(sess, gd, out)  # expect: private-path\n"
+        "ok = isinstance(x, ops.Tensor)  # expect: private-path\n",
+        "import tensorflow as tf\nfrom tensorflow.python.framework import graph_util, ops\n"
+        "from tensorflow.python.ops import rnn_cell_impl\n"
+        "g = tf.compat.v1.graph_util.convert_variables_to_constants(sess, gd, out)\n"
+        "ok = isinstance(x, tf.Tensor)\ncell = rnn_cell_impl.LSTMCell(8)\n"
+        "d = ops.convert_to_tensor(x)\n",
     ),
     (
         "python2-name",

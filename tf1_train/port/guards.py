@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 # Rules whose construct raises AttributeError when it is reached (a name
 # TensorFlow 2.21 lacks both ways, anything below tf.contrib or tf.estimator).
-ATTRIBUTE_RULES = ("unknown-name", "contrib", "estimator")
+ATTRIBUTE_RULES = ("unknown-name", "contrib", "estimator", "private-path")
 IMPORTS = ("ImportError", "ModuleNotFoundError")
 BROAD = ("Exception", "BaseException")
 CAUGHT = "guarded by try/except"  # a line that raises, caught

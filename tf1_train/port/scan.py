@@ -25,6 +25,7 @@ from tf1_train.port import (
     contrib_rules,  # noqa: F401 (registers its rules)
     numpy_rules,
     paths,
+    private_paths,
     py2_rules,
     python2,
     runtime_rules,
@@ -40,6 +41,7 @@ IMPORT_RULES = (
     "contrib",
     "estimator",
     "horovod",
+    "private-path",
     "python-layers",
     "slim-batch-norm",
     "unknown-name",
@@ -257,6 +259,7 @@ def _path_findings(path: str, program: checks.Program, is_call: bool):
         gone = api_names.missing(path)
         if gone:
             yield "unknown-name", {"old": api_names.old_name_fix(gone)}
+        yield from private_paths.findings(path, program.compat_installed)
 
 
 def _rename_key(old: str) -> str:
