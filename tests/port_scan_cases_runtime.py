@@ -5,7 +5,8 @@ when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
 2's removals (tf1_train/port/numpy_rules.py), SciPy's removals
 (tf1_train/port/scipy_rules.py), Python 2 names in Python 3 source
 (tf1_train/port/py2_rules.py), TensorFlow's private modules
-(tf1_train/port/private_paths.py); joined to tests/port_scan_cases.py's
+(tf1_train/port/private_paths.py), the freeze scripts' batch-norm fix
+(tf1_train/port/freeze_rules.py); joined to tests/port_scan_cases.py's
 CASES. Snippets are never run."""
 
 TF = "import tensorflow as tf\n"
@@ -98,6 +99,20 @@ RUNTIME = [
         "import numpy as np\n"
         "d = np.load(path, allow_pickle=True, encoding='latin1').item()\n"
         "a = np.load(path)\nn = a.item()\nz = np.load(path)['w']\n",
+    ),
+    (
+        "freeze-ref-ops",
+        "for node in gd.node:\n"
+        "    if node.op == 'RefSwitch':  # expect: freeze-ref-ops\n"
+        "        node.op = 'Switch'\n"
+        "    elif node.op == 'AssignSub':  # expect: freeze-ref-ops\n"
+        "        node.op = 'Sub'\n",
+        "for node in gd.node:\n"
+        "    if node.op in ('AssignSubVariableOp', 'AssignAddVariableOp'):\n"
+        "        node.op = 'NoOp'\n"
+        "    elif node.op == 'AssignSub':\n"
+        "        node.op = 'Sub'\n"
+        "if op.type == 'Switch':\n    pass\n",
     ),
     (
         "private-path",

@@ -23,6 +23,7 @@ from tf1_train.port import (
     api_names,
     checks,
     contrib_rules,  # noqa: F401 (registers its rules)
+    freeze_rules,
     numpy_rules,
     paths,
     private_paths,
@@ -175,6 +176,7 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
     raw.extend(numpy_rules.findings(parsed.tree))
     raw.extend(scipy_rules.findings(parsed.tree))
     raw.extend(py2_rules.findings(parsed.tree))
+    raw.extend(freeze_rules.findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 

@@ -1,0 +1,61 @@
+"""The batch-norm fix of TF 1.x freeze scripts (TensorFlow issue 3628,
+copied into facenet's ``freeze_graph.py`` and many export scripts): before
+``convert_variables_to_constants``, ``RefSwitch`` nodes became ``Switch`` and
+the moving averages' ``AssignSub`` updates became ``Sub``, so the frozen
+graph no longer wrote to the constants the variables turned into. With TF 2's
+resource variables those ops are not there: the update is an
+``AssignSubVariableOp`` in a cond branch function, the rewrite matches
+nothing, and the frozen graph raises when it runs ("input resource[0]
+expected type resource != float"). tests/test_port_scan_freeze.py runs both.
+"""
+
+import ast
+from typing import Dict, Iterator, Tuple
+
+from tf1_train.port.rules import BREAKS, _rule
+
+ROW_FREEZE = "the freeze scripts' batch-norm fix"
+FIX = (
+    "for each node of gd.node and of each gd.library.function's node_def whose op is "
+    "'AssignSubVariableOp' or 'AssignAddVariableOp': node.op = 'NoOp', keep only its '^' "
+    "control inputs, node.attr.clear()"
+)
+_rule(
+    "freeze-ref-ops",
+    BREAKS,
+    "before convert_variables_to_constants, make the resource-variable updates no-ops, in "
+    "the graph and in its functions (a batch norm's update sits in a cond branch): " + FIX + ". "
+    "TF 2's resource variables have no 'RefSwitch' or 'AssignSub' ops, so this rewrite "
+    "matches nothing and the frozen graph raises InvalidArgumentError ('expected type "
+    "resource != float') when it runs",
+    "leaves it unchanged and reports nothing",
+    ROW_FREEZE,
+)
+REF_UPDATE_OPS = ("RefSwitch", "AssignSub", "AssignAdd")
+RESOURCE_UPDATE_OPS = ("AssignSubVariableOp", "AssignAddVariableOp")
+
+
+def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
+    """Each test of a node's ``op`` against REF_UPDATE_OPS, in a scope
+    (function or module) that does not also name RESOURCE_UPDATE_OPS."""
+    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    done = set()
+    for scope in reversed(scopes):  # innermost first
+        nodes = list(ast.walk(scope))
+        if any(isinstance(c, ast.Constant) and c.value in RESOURCE_UPDATE_OPS for c in nodes):
+            done |= {id(n) for n in nodes}
+            continue
+        for node in nodes:
+            if id(node) not in done and _tests_ref_update(node):
+                done.add(id(node))
+                yield node, "freeze-ref-ops", ast.unparse(node), {}
+
+
+def _tests_ref_update(node: ast.AST) -> bool:
+    """``node.op == 'RefSwitch'``, ``n.op in ('AssignSub', ...)``."""
+    if not isinstance(node, ast.Compare):
+        return False
+    if not (isinstance(node.left, ast.Attribute) and node.left.attr == "op"):
+        return False
+    values = [c.value for p in node.comparators for c in ast.walk(p) if isinstance(c, ast.Constant)]
+    return any(v in REF_UPDATE_OPS for v in values)
