@@ -9,7 +9,11 @@ first, ``import tensorflow as tf`` in the program's own files means the v1
 API, as on TensorFlow 1.x (_v1_imports.py); with ``--v1_shapes``, shapes
 hold TF 1.x's ``Dimension`` objects (``x.shape[-1].value``, BERT's and NMT's
 idiom, works): process-wide, since TensorFlow keeps one switch for it, so
-opt-in; with ``--gpus_as_cpus=N``, a multi-GPU program's ``/gpu:i`` towers
+opt-in; with ``--v1_variables``, TF 1.x's reference variables and its
+control flow (a ``cond`` of ``Switch``/``Merge`` ops, which can read a
+reference variable: TF 2's branch functions cannot), so graph rewrites that
+name their ops work (the freeze scripts' ``RefSwitch`` fix, ``'/read'``
+tensors), also process-wide; with ``--gpus_as_cpus=N``, a multi-GPU program's ``/gpu:i`` towers
 run on N virtual CPU devices (_gpus_as_cpus.py); with
 ``--v1_packages=NAME[,NAME...]``, installed TF 1.x libraries the program
 uses (stable-baselines) get the v1 API as the program's own files do.
@@ -30,7 +34,7 @@ from typing import NamedTuple, Optional, Tuple
 from tf1_train.compat import install
 
 USAGE = (
-    "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--gpus_as_cpus=N] "
+    "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--v1_variables] [--gpus_as_cpus=N] "
     "[--v1_packages=NAME,...] SCRIPT.py [ARGS...] | -m MODULE [ARGS...]"
 )
 
@@ -50,12 +54,17 @@ def _module_error(name: str) -> Optional[str]:
     return None
 
 
+SWITCHES = ("--v1", "--v1_shapes", "--v1_variables")  # on/off options, before the program
+SWITCH_FIELDS = ("v1", "v1_shapes", "v1_variables", "v1_packages")
+
+
 class Options(NamedTuple):
-    """What comes before the program: ``--v1``, ``--v1_shapes``, ``--gpus_as_cpus=N``,
-    ``--v1_packages=NAME,...``."""
+    """What comes before the program: ``--v1``, ``--v1_shapes``, ``--v1_variables``,
+    ``--gpus_as_cpus=N``, ``--v1_packages=NAME,...``."""
 
     v1: bool = False
     v1_shapes: bool = False
+    v1_variables: bool = False
     gpus: int = 0  # N, 0 for none
     v1_packages: Tuple[str, ...] = ()  # the paths of the packages named
     refused: str = ""  # why an option's value cannot run, the first such
@@ -64,10 +73,10 @@ class Options(NamedTuple):
 def _options(argv: list) -> Tuple[Options, list]:
     """The runner's options before the program, in any order, and the rest."""
     options = Options()
-    while argv and (argv[0] in ("--v1", "--v1_shapes", "--gpus_as_cpus")
+    while argv and (argv[0] in (*SWITCHES, "--gpus_as_cpus")
                     or argv[0].startswith(("--gpus_as_cpus=", "--v1_packages"))):  # fmt: skip
         option, argv = argv[0], argv[1:]
-        if option in ("--v1", "--v1_shapes"):
+        if option in SWITCHES:
             options = options._replace(**{option[2:]: True})
             continue
         if option.startswith("--v1_packages"):
@@ -95,7 +104,7 @@ def main(argv: Optional[list] = None) -> int:
         print(f"error: {given.refused}", file=sys.stderr)
         return 2
     if not argv:
-        named = [f"--{n}" for n in ("v1", "v1_shapes", "v1_packages") if getattr(given, n)]
+        named = [f"--{n}" for n in SWITCH_FIELDS if getattr(given, n)]
         named = named or ["--gpus_as_cpus"]
         print(f"error: {named[0]} needs a program to run; {USAGE}", file=sys.stderr)
         return 2
@@ -135,7 +144,8 @@ def _run_module(module: str, args: list, given: Options) -> int:
 def _graph_mode(v1_root: Optional[str], given: Options) -> None:
     """install(), graph mode, with ``--v1`` the v1 API for the files under
     ``v1_root`` (and ``--v1_packages``' files), and with ``--v1_shapes`` TF
-    1.x's shapes everywhere."""
+    1.x's shapes everywhere, with ``--v1_variables`` its reference variables
+    and control flow."""
     install()
     import tensorflow as tf
 
@@ -146,6 +156,9 @@ def _graph_mode(v1_root: Optional[str], given: Options) -> None:
     tf.compat.v1.disable_tensor_equality()
     if given.v1_shapes:
         tf.compat.v1.disable_v2_tensorshape()
+    if given.v1_variables:
+        tf.compat.v1.disable_resource_variables()
+        tf.compat.v1.disable_control_flow_v2()
     if v1_root or given.v1_packages:
         from tf1_train.compat._v1_imports import serve_v1_api
 

@@ -27,7 +27,8 @@ _rule(
     "the graph and in its functions (a batch norm's update sits in a cond branch): " + FIX + ". "
     "TF 2's resource variables have no 'RefSwitch' or 'AssignSub' ops, so this rewrite "
     "matches nothing and the frozen graph raises InvalidArgumentError ('expected type "
-    "resource != float') when it runs",
+    "resource != float') when it runs; or run it unmodified with python -m tf1_train.compat "
+    "--v1_variables (TF 1.x's reference variables and control flow: the rewrite then works)",
     "leaves it unchanged and reports nothing",
     ROW_FREEZE,
 )
