@@ -84,6 +84,26 @@ def test_a_frozen_ps_ends_every_worker_within_the_operation_timeout_with_one_lin
 
 
 @pytest.mark.timeout(240)
+def test_a_chief_whose_ps_never_answers_its_session_ends_with_one_line(tmp_path):
+    # The ps's port accepts and stays silent (the probe passes: a frozen ps,
+    # or another program). The session's device discovery waits at the
+    # chief's first run, which no deadline covered: the chief hung for good.
+    flags = ["--train_steps=10", "--startup_timeout_secs=3", "--operation_timeout_secs=2"]
+    with Job(tmp_path, [*flags, f"--train_dir={tmp_path / 'train'}"]) as job:
+        with socket.socket() as silent:
+            host, port = job.ps.split(":")
+            silent.bind((host, int(port)))
+            silent.listen(64)
+            job.start("worker0")
+            assert job.wait("worker0", timeout=120) == EXIT_CLUSTER
+    assert job.text("worker0", "err").strip().splitlines()[-1] == (
+        f"error: worker0: creating its session (device discovery on the parameter servers "
+        f"{job.ps}): no answer within 5 s; is a parameter server frozen, or is its port held "
+        f"by another program?; exiting with status {EXIT_CLUSTER} (retryable: rerun the task)"
+    )
+
+
+@pytest.mark.timeout(240)
 def test_sigterm_while_waiting_for_the_chief_ends_the_worker_at_once(tmp_path):
     with Job(tmp_path, ["--train_steps=10", f"--train_dir={tmp_path / 'train'}"]) as job:
         job.start("ps0", "worker1")

@@ -56,6 +56,12 @@ def _report_done(cfg, workers):
 def test_parameter_server_exits_0_when_every_worker_reported():
     proc, cfg = _start_ps(timeout_secs=60)
     try:
+        spec.wait_for_tasks(cfg, "ps", [0], timeout_secs=60)
+        # The server speaks first, HTTP/2's SETTINGS frame (type 4) as it
+        # accepts: spec.reachable tells it from a port that hangs up.
+        host, port = cfg.ps_hosts[0].split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as probe:
+            assert probe.recv(9, socket.MSG_WAITALL)[3] == 4
         _report_done(cfg, [1, 0])
         out, err = proc.communicate(timeout=60)
     finally:

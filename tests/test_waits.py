@@ -1,13 +1,16 @@
 """Waits that always end: the deadline on blocking cluster calls, stop signals
-seen while the main thread is blocked, bounded name resolution."""
+seen while the main thread is blocked, bounded name resolution; and what the
+probe of a task's port counts as a task there."""
 
 from __future__ import annotations
 
+import select
 import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -80,3 +83,53 @@ def test_a_name_lookup_that_hangs_counts_as_unreachable(monkeypatch):
             spec.lookup_address("slow.example", 2222, 0.3)
     finally:
         release.set()
+
+
+def _probe_in_thread(address, timeout):
+    """(the thread running ``spec.reachable``, the list its answer goes to)."""
+    answer = []
+    probe = threading.Thread(target=lambda: answer.append(spec.reachable(address, timeout)))
+    probe.start()
+    return probe, answer
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("goes", ["listener closed", "accepted and closed"])
+def test_a_port_that_hangs_up_without_a_word_is_not_a_live_task(goes):
+    # "listener closed" is what a SIGKILLed ps leaves for a moment: Linux
+    # releases its sockets newest first, so a worker sees its connection
+    # reset and probes while the older listening socket still completes
+    # handshakes; it resets them as it goes. The probe passed, and the new
+    # session waited on a dead ps: with that window widened, 10 runs in 10
+    # of the lost-ps test failed (a non-chief's full-suite line, or a hung chief).
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    probe, answer = _probe_in_thread(f"127.0.0.1:{listener.getsockname()[1]}", 10)
+    start = time.monotonic()
+    assert select.select([listener], [], [], 10)[0]  # the handshake is done
+    if goes == "accepted and closed":
+        listener.accept()[0].close()
+    listener.close()
+    probe.join(10)
+    assert answer == [False]
+    assert time.monotonic() - start < 5  # from the hang-up, not the probe's timeout
+
+
+@pytest.mark.timeout(30)
+def test_a_port_that_speaks_is_reachable_at_once_and_a_silent_one_after_the_timeout():
+    # A TensorFlow server speaks first (tests/test_ps_shutdown.py); a frozen
+    # ps is silent and still counts, as before: its session's deadline names it.
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)
+        address = f"127.0.0.1:{listener.getsockname()[1]}"
+        probe, answer = _probe_in_thread(address, 10)
+        conn = listener.accept()[0]
+        conn.sendall(b"\x00")
+        probe.join(5)
+        conn.close()
+        assert answer == [True]
+        start = time.monotonic()
+        assert spec.reachable(address, timeout=0.5)  # accepted by the kernel, never answered
+        assert time.monotonic() - start >= 0.4

@@ -174,12 +174,33 @@ def free_ports(count: int, host: str = "127.0.0.1") -> List[int]:
 
 def reachable(address: str, timeout: float = 1.0) -> bool:
     """True if a TCP connection to ``address`` opens within ``timeout``
-    (name resolution included: a lookup that hangs counts as unreachable)."""
+    (name resolution included: a lookup that hangs counts as unreachable)
+    and the other end does not then close or reset it without a word.
+
+    A TensorFlow server speaks first (HTTP/2's SETTINGS frame, as soon as
+    it accepts), so a live task answers at once. A task just killed does
+    not: Linux releases a dead process's sockets newest first, so its peers
+    see their connections reset (and a worker starts its recovery probe)
+    while its older listening socket still completes handshakes for a
+    moment, and resets each one when it goes. Such a port is not a task.
+    One that accepts and stays silent (a frozen ps, another program) still
+    counts after ``timeout``: the session's deadline then names it.
+    """
     try:
-        _connect(address, timeout)
-        return True
+        with _connect(address, timeout) as s:
+            return _stays_open(s, timeout)
     except (OSError, ValueError):
         return False
+
+
+def _stays_open(s: socket.socket, timeout: float) -> bool:
+    """False if the peer closes the connection before sending anything;
+    raises ConnectionResetError (an OSError) if it resets it."""
+    s.settimeout(timeout)
+    try:
+        return s.recv(1) != b""
+    except TimeoutError:
+        return True
 
 
 def refused(address: str, timeout: float = 1.0) -> bool:
@@ -187,7 +208,7 @@ def refused(address: str, timeout: float = 1.0) -> bool:
     there (a task that died). A frozen task's port still accepts, or times
     out once its backlog is full: that is not a refusal."""
     try:
-        _connect(address, timeout)
+        _connect(address, timeout).close()
     except ConnectionRefusedError:
         return True
     except (OSError, ValueError):
@@ -195,12 +216,18 @@ def refused(address: str, timeout: float = 1.0) -> bool:
     return False
 
 
-def _connect(address: str, timeout: float) -> None:
+def _connect(address: str, timeout: float) -> socket.socket:
+    """A connected socket (the caller closes it)."""
     host, port = parse_address(address)
     family, kind, proto, _, sockaddr = lookup_address(host, port, timeout)
-    with socket.socket(family, kind, proto) as s:
+    s = socket.socket(family, kind, proto)
+    try:
         s.settimeout(timeout)
         s.connect(sockaddr)
+    except BaseException:
+        s.close()
+        raise
+    return s
 
 
 def lookup_address(host: str, port: int, timeout: float):

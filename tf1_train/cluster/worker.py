@@ -285,17 +285,25 @@ def _open_session(task: Task, stop: signals.StopRequest) -> v1.Session:
     """The chief's session at once; the others' once the chief is done.
 
     Creating a session waits for every parameter server to answer device
-    discovery, without a timeout of its own: a deadline guards it.
+    discovery, without a timeout of its own: a deadline guards it. It
+    waits at the first run, not in ``v1.Session()``: the chief's first
+    question (which variables are initialised?) runs under the deadline.
     """
     cl = task.cfg.cluster
     ps = ", ".join(cl.ps_hosts)
     what = f"creating its session (device discovery on the parameter servers {ps})"
     hint = "; is a parameter server frozen, or is its port held by another program?"
-    secs = cl.startup_timeout_secs + (0 if cl.is_chief else cl.operation_timeout_secs)
+    secs = cl.startup_timeout_secs + cl.operation_timeout_secs  # discovery, then one run
     with watchdog.guard(task.name, what, secs, hint, stop.signal_name):
-        if cl.is_chief:
-            return v1.Session(task.server.target, graph=task.g.graph, config=task.config)
-        return _wait_for_chief(task)
+        if not cl.is_chief:
+            return _wait_for_chief(task)
+        sess = v1.Session(task.server.target, graph=task.g.graph, config=task.config)
+        try:
+            sess.run(task.ready)
+        except tf.errors.OpError:
+            _ABANDONED.append(sess)  # closing it (its __del__ too) could wait for a ps
+            raise
+        return sess
 
 
 def _restore(task: Task, sess: v1.Session) -> checkpoints.Restored:
