@@ -30,18 +30,26 @@ def variable_op_tests(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[s
     `node_def.op in PS_OPS` (a name bound to such a list: the multi-GPU examples'
     `assign_to_device`), ... in a scope (function or module) that never names
     'VarHandleOp'."""
-    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     lists = _string_lists(tree)
-    done = set()  # the tests reported, and those of scopes that name 'VarHandleOp'
+    for node in tests_outside(tree, lambda n: _tests_ref_variable_ops(n, lists), ("VarHandleOp",)):
+        yield node, "variable-op-type", ast.unparse(node), {}
+
+
+def tests_outside(tree: ast.AST, test, names) -> Iterator[ast.AST]:
+    """The nodes ``test`` accepts, each once, outside any scope (function or
+    module, innermost first) that names one of the string constants ``names``:
+    such a scope already handles TF 2's ops."""
+    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    done = set()  # the nodes reported, and those of scopes that name one of ``names``
     for scope in reversed(scopes):  # innermost first
         nodes = list(ast.walk(scope))
-        if any(isinstance(c, ast.Constant) and c.value == "VarHandleOp" for c in nodes):
+        if any(isinstance(c, ast.Constant) and c.value in names for c in nodes):
             done |= {id(n) for n in nodes}
             continue
         for node in nodes:
-            if id(node) not in done and _tests_ref_variable_ops(node, lists):
+            if id(node) not in done and test(node):
                 done.add(id(node))
-                yield node, "variable-op-type", ast.unparse(node), {}
+                yield node
 
 
 def _string_lists(tree: ast.AST) -> Dict[str, list]:

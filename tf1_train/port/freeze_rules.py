@@ -12,6 +12,7 @@ expected type resource != float"). tests/test_port_scan_freeze.py runs both.
 import ast
 from typing import Dict, Iterator, Tuple
 
+from tf1_train.port.device_rules import tests_outside
 from tf1_train.port.rules import BREAKS, _rule
 
 ROW_FREEZE = "the freeze scripts' batch-norm fix"
@@ -39,17 +40,8 @@ RESOURCE_UPDATE_OPS = ("AssignSubVariableOp", "AssignAddVariableOp")
 def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
     """Each test of a node's ``op`` against REF_UPDATE_OPS, in a scope
     (function or module) that does not also name RESOURCE_UPDATE_OPS."""
-    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
-    done = set()
-    for scope in reversed(scopes):  # innermost first
-        nodes = list(ast.walk(scope))
-        if any(isinstance(c, ast.Constant) and c.value in RESOURCE_UPDATE_OPS for c in nodes):
-            done |= {id(n) for n in nodes}
-            continue
-        for node in nodes:
-            if id(node) not in done and _tests_ref_update(node):
-                done.add(id(node))
-                yield node, "freeze-ref-ops", ast.unparse(node), {}
+    for node in tests_outside(tree, _tests_ref_update, RESOURCE_UPDATE_OPS):
+        yield node, "freeze-ref-ops", ast.unparse(node), {}
 
 
 def _tests_ref_update(node: ast.AST) -> bool:

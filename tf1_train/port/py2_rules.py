@@ -16,6 +16,7 @@ or a ``hasattr`` probe.
 import ast
 from typing import Dict, Iterator, Set, Tuple
 
+from tf1_train.port.guards import _carries_on
 from tf1_train.port.names import Aliases
 from tf1_train.port.rules import BREAKS, _rule
 
@@ -94,8 +95,9 @@ MODULES = {
 }
 ROOTS = ("string", "sys", "os", "itertools", "urllib")
 ITERATORS = ("iter", "zip", "map", "filter", "enumerate", "reversed", "open")
-# A handler that goes on after one of these lets the try body fail.
-CAUGHT = {"NameError", "AttributeError", "ImportError", "ModuleNotFoundError", "Exception"}
+# A handler that goes on after one of these lets the try body fail (BaseException: a bare except).
+CAUGHT = {"NameError", "AttributeError", "ImportError", "ModuleNotFoundError", "Exception",
+          "BaseException"}  # fmt: skip
 VERSION_TESTS = ("version_info", "PY2", "PY3", "sys.version", "python_version")
 
 Finding = Tuple[ast.AST, str, str, Dict[str, str]]
@@ -211,12 +213,7 @@ def _provided_for(tree: ast.AST) -> Set[int]:
 
 
 def _goes_on(handler: ast.ExceptHandler) -> bool:
-    if any(isinstance(n, ast.Raise) for n in ast.walk(handler)):
-        return False
-    if handler.type is None:
-        return True
-    names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any(ast.unparse(n).rsplit(".", 1)[-1] in CAUGHT for n in names)
+    return bool(CAUGHT & set(_carries_on(handler)))
 
 
 def _probes(test: ast.expr) -> bool:
