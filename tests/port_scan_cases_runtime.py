@@ -6,7 +6,8 @@ when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
 (tf1_train/port/scipy_rules.py), Python 2 names in Python 3 source
 (tf1_train/port/py2_rules.py), TensorFlow's private modules
 (tf1_train/port/private_paths.py), the freeze scripts' batch-norm fix
-(tf1_train/port/freeze_rules.py); joined to tests/port_scan_cases.py's
+(tf1_train/port/freeze_rules.py), ``v += x`` on a variable
+(tf1_train/port/variable_rules.py); joined to tests/port_scan_cases.py's
 CASES. Snippets are never run."""
 
 TF = "import tensorflow as tf\n"
@@ -113,6 +114,21 @@ RUNTIME = [
         "    elif node.op == 'AssignSub':\n"
         "        node.op = 'Sub'\n"
         "if op.type == 'Switch':\n    pass\n",
+    ),
+    (
+        "variable-iadd",
+        "import tensorflow.compat.v1 as tf\n"
+        "b = tf.get_variable('b', [9])\nb += eye  # expect: variable-iadd\n"
+        "def f():\n    w = tf.Variable(init)\n    w -= 1.0  # expect: variable-iadd\n",
+        "import tensorflow.compat.v1 as tf\n"
+        "b = tf.get_variable('b', [9])\nb = b + eye\nt = tf.zeros([2])\nt += 1.0\n"
+        "r = tf.get_variable('r', [2], use_resource=False)\nr += 1.0\n"
+        "def f(w):\n    w -= 1.0\n",
+    ),
+    (
+        "variable-iadd-v2",
+        "import tensorflow as tf\nv = tf.Variable(init)\nv *= 2.0  # expect: variable-iadd-v2\n",
+        "import tensorflow as tf\nv = tf.Variable(init)\nv //= 2.0\nu = v * 2.0\n",
     ),
     (
         "private-path",

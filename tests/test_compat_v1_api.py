@@ -11,7 +11,7 @@ import sys
 from conftest import ROOT, run_legacy_script
 
 from tf1_train.compat import _v1_imports
-from tf1_train.port import scan
+from tf1_train.port import scan, scan_cli
 
 SCRIPTS = pathlib.Path(ROOT) / "tests" / "legacy_scripts"
 PROGRAM = [str(SCRIPTS / "tf1x_style.py"), str(SCRIPTS / "tf1x_model.py")]
@@ -52,7 +52,7 @@ def test_the_scan_with_v1_finds_what_the_v1_run_meets():
     assert {f.severity for f in v1.findings} == {"works"}
     assert sorted(f.construct.split(" ")[0] for f in v1.findings) == [
         "tf.contrib.data.batch_and_drop_remainder", "tf.layers.dense"]  # fmt: skip
-    assert scan.main(["--v1", *PROGRAM]) == 0 and scan.main(["--compat", *PROGRAM]) == 0
+    assert scan_cli.main(["--v1", *PROGRAM]) == 0 and scan_cli.main(["--compat", *PROGRAM]) == 0
 
 
 DIMENSIONS = SCRIPTS / "dimension_style.py"
@@ -85,5 +85,5 @@ def test_the_scan_with_v1_shapes_says_the_value_lines_work():
     shapes = scan.scan([str(DIMENSIONS)], v1=True, v1_shapes=True)
     assert [f.severity for f in shapes.findings if f.rule == "dimension-value"] == ["works"]
     assert not [f for f in shapes.findings if f.severity == "breaks"]
-    assert scan.main(["--v1", "--v1_shapes", str(DIMENSIONS)]) == 0
-    assert scan.main(["--v1", str(DIMENSIONS)]) == 1
+    assert scan_cli.main(["--v1", "--v1_shapes", str(DIMENSIONS)]) == 0
+    assert scan_cli.main(["--v1", str(DIMENSIONS)]) == 1

@@ -13,7 +13,7 @@ import tensorflow as tf
 from tests.port_scan_cases import CASES, UPGRADE_TF, UPGRADE_V1, expected_lines
 from tests.test_docs import _rows
 from tf1_train.port import __main__ as port_main
-from tf1_train.port import paths
+from tf1_train.port import paths, scan_cli
 from tf1_train.port import scan as scanner
 from tf1_train.port.rules import BREAKS, CHANGES, RULES, SEVERITIES
 
@@ -88,7 +88,7 @@ def test_names_that_are_not_tensorflow_are_left_alone(tmp_path):
 )
 def test_exit_status_is_1_only_when_something_breaks(tmp_path, capsys, source, status):
     (tmp_path / "a.py").write_text(source)
-    assert scanner.main([str(tmp_path / "a.py")]) == status
+    assert scan_cli.main([str(tmp_path / "a.py")]) == status
     assert capsys.readouterr().err == ""
 
 
@@ -100,7 +100,7 @@ def test_bad_input_is_one_error_line_each_and_the_rest_is_still_scanned(tmp_path
     (tree / "broken.py").write_text("def broken(:\n")
     missing = tmp_path / "missing.py"
     out = tmp_path / "out.json"
-    assert scanner.main([str(missing), str(tree), "--json", str(out)]) == 2
+    assert scan_cli.main([str(missing), str(tree), "--json", str(out)]) == 2
     err = capsys.readouterr().err.splitlines()
     assert [line.split(":")[0] for line in err] == ["error", "error"]
     assert str(missing) in err[0] and f"{tree / 'broken.py'}:1:" in err[1]
@@ -133,7 +133,7 @@ def test_module_entry_point_writes_json_to_stdout_and_the_table_to_stderr(tmp_pa
     assert out.returncode == 1, out.stderr
     data = json.loads(out.stdout)
     assert set(data) == {"version", "files", "errors", "counts", "findings"}
-    assert data["version"] == scanner.JSON_VERSION and data["errors"] == []
+    assert data["version"] == scan_cli.JSON_VERSION and data["errors"] == []
     assert sum(data["counts"].values()) == len(data["findings"]) > 0
     for finding in data["findings"]:
         assert list(finding) == list(scanner.Finding._fields)
@@ -151,7 +151,7 @@ def test_legacy_excerpts_every_breaking_or_number_changing_line_is_found(name):
     found = {(f.line, f.rule) for f in report.findings if f.severity in (BREAKS, CHANGES)}
     marks = expected_lines(path.read_text())
     assert found == {(line, rule) for rule, lines in marks.items() for line in lines}
-    assert scanner.exit_status(report) == 1
+    assert scan_cli.exit_status(report) == 1
 
 
 def test_cifar10_style_excerpt_renames_and_working_constructs_are_reported():

@@ -4,7 +4,7 @@ convert it (tf1_train/port/python2.py)."""
 
 import pytest
 
-from tf1_train.port import scan as scanner
+from tf1_train.port import scan_cli
 
 
 @pytest.mark.parametrize(
@@ -24,7 +24,7 @@ from tf1_train.port import scan as scanner
 def test_python_2_sources_get_one_line_that_says_so(tmp_path, capsys, source, python2):
     # TF1 code bases of 2016-2018 often were Python 2; the scan reads Python 3.
     (tmp_path / "old.py").write_text(source)
-    assert scanner.main([str(tmp_path / "old.py")]) == 2
+    assert scan_cli.main([str(tmp_path / "old.py")]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith(f"error: {tmp_path / 'old.py'}:")
     assert ("Python 2 source: convert the code base first" in err[0]) == python2

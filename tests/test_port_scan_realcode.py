@@ -10,7 +10,7 @@ import pytest
 import tensorflow as tf
 
 from tests.test_port_scan import _upgrade
-from tf1_train.port import api_names, paths, scan
+from tf1_train.port import api_names, paths, scan, scan_cli
 
 v1 = tf.compat.v1
 # Loaded lazily, matched by their own rules, or walked on their own (compat): not walked.
@@ -236,7 +236,7 @@ def test_a_program_that_calls_compat_install_has_working_legacy_layers(tmp_path,
     for rule in ("layers", "rnn-cell"):
         found = [f for f in report.findings if f.rule == rule]
         assert len(found) == 2 and {f.severity for f in found} == {severity}, rule
-    assert scan.exit_status(report) == (1 if severity == "breaks" else 0)
+    assert scan_cli.exit_status(report) == (1 if severity == "breaks" else 0)
 
 
 SLIM_TRAINER = """import numpy as np

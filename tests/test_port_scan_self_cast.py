@@ -7,6 +7,7 @@ import pathlib
 import pytest
 
 from tf1_train.port import scan as scanner
+from tf1_train.port import scan_cli
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TF = "import tensorflow as tf\n"
@@ -65,7 +66,7 @@ def test_each_float16_getter_spelling_is_found_and_no_other_getter(tmp_path, sou
     path.write_text(source)
     report = scanner.scan([str(path)])
     assert [f.line for f in report.findings if f.rule == GETTER] == lines
-    assert scanner.exit_status(report) == 0  # it runs as written: only --precision=fp16 to give
+    assert scan_cli.exit_status(report) == 0  # it runs as written: only --precision=fp16 to give
 
 
 def test_the_user_model_that_casts_itself_is_found_at_its_getter():
@@ -91,4 +92,4 @@ def test_ref_reads_and_writes_break_once_per_statement(tmp_path, source, count):
     path.write_text(source)
     report = scanner.scan([str(path)])
     assert sum(f.rule == "variable-ref" for f in report.findings) == count
-    assert scanner.exit_status(report) == (1 if count else 0)
+    assert scan_cli.exit_status(report) == (1 if count else 0)

@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 
 # subcommand -> module whose main(argv) -> exit status runs it
 COMMANDS = {
-    "scan": "tf1_train.port.scan",
+    "scan": "tf1_train.port.scan_cli",
     "check": "tf1_train.port.check",
     "convert": "tf1_train.port.convert",
 }

@@ -6,9 +6,10 @@ point), and changes what a construct in another file does.
 """
 
 import ast
-from typing import Dict, Iterator, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, Iterator, Optional, Tuple
 
 from tf1_train.port import arg_order, device_rules
+from tf1_train.port.program import SESSION_NAMES, Program, _in
 from tf1_train.port.rules import (
     BREAKS,
     CHANGES,
@@ -21,7 +22,6 @@ from tf1_train.port.rules import (
     ROW_SUMMARY,
     ROW_TF_KERAS,
     V1,
-    WORKS,
     _rule,
 )
 
@@ -126,17 +126,6 @@ _rule(
 )
 
 SUMMARY_OPS = ("scalar", "histogram", "image", "audio", "text")
-SESSION_NAMES = ("placeholder", "Session", "InteractiveSession")
-V1_GRAPH_NAMES = SESSION_NAMES + (
-    "get_variable",
-    "variable_scope",
-    "get_collection",
-    "add_to_collection",
-    "GraphKeys",
-    "train.Saver",
-    "global_variables_initializer",
-    "train.MonitoredTrainingSession",
-)
 EMBEDDING_LOOKUPS = tuple(
     "tensorflow.nn." + n
     for n in ("embedding_lookup", "embedding_lookup_sparse", "safe_embedding_lookup_sparse")
@@ -188,51 +177,6 @@ LOSS_SCALE_OPTIMIZERS = tuple(
 )
 KERAS2_LOSS_SCALE_METHODS = ("get_scaled_loss", "get_unscaled_gradients")
 AMP_VARIABLE = "TF_ENABLE_AUTO_MIXED_PRECISION"  # and its _GRAPH_REWRITE, _LOSS_SCALING kin
-
-
-class Program(NamedTuple):
-    eager_off: bool  # disable_eager_execution or disable_v2_behavior() somewhere
-    v1_shapes: bool  # disable_v2_behavior() / disable_v2_tensorshape(): Dimension objects
-    v1_graph: bool  # builds a v1 graph (sessions, get_variable, collections)
-    graph_context: bool  # enters some `<graph>.as_default()`
-    partitioned: bool = False  # uses a variable partitioner (sharded variables)
-    compat_installed: bool = False  # calls tf1_train.compat.install()
-
-
-# What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's
-# batch_norm and moved names, np.int and np.float_ (tf.contrib's paths: scan._kept).
-INSTALL_FIXES = (
-    "layers",
-    "rnn-cell",
-    "layers-batch-norm",
-    "python-layers-batch-norm",
-    "slim-batch-norm",
-    "numpy-builtin-alias",
-    "numpy-removed-alias",
-    "scipy-moved",
-    "scipy-private-module",
-    "slim-moved-names",
-)
-
-
-def _in(path: str, names: Sequence[str]) -> bool:
-    return any(path in (V1 + n, "tensorflow." + n) for n in names)
-
-
-def program_facts(
-    paths: Sequence[str], graph_context: bool, compat_installed: bool = False
-) -> Program:
-    """Facts about the whole program from every resolved API path in it."""
-    off = {p.rsplit(".", 1)[-1] for p in paths if p.startswith(("tensorflow.", V1))}
-    v1_shapes = bool(off & {"disable_v2_behavior", "disable_v2_tensorshape"})
-    return Program(
-        eager_off=bool(off & {"disable_eager_execution", "disable_v2_behavior"}),
-        v1_shapes=v1_shapes,
-        v1_graph=any(_in(p, V1_GRAPH_NAMES) for p in paths),
-        graph_context=graph_context,
-        partitioned=any(p.endswith("_partitioner") for p in off),
-        compat_installed=compat_installed,
-    )
 
 
 def _device_function(arg: ast.AST, functions: set, path: Optional[str]) -> bool:
@@ -383,17 +327,3 @@ def path_rule(path: str, program: Program, is_call: bool) -> Optional[Tuple[str,
         if name not in ("Layer", "InputSpec", "Input"):
             return "keras-layers-in-v1-graph", {}
     return None
-
-
-def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
-    """Severity after what the program does elsewhere, and a note saying why."""
-    if key == "dimension-value" and program.v1_shapes:
-        return WORKS, (
-            "works only with TF 1.x's shapes on (python -m tf1_train.compat --v1_shapes, "
-            "disable_v2_tensorshape() or disable_v2_behavior())"
-        )
-    if key == "eager-placeholder" and program.graph_context:
-        return WORKS, "runs only inside `with tf.Graph().as_default():` blocks"
-    if key in INSTALL_FIXES and program.compat_installed:
-        return WORKS, "works: the program calls tf1_train.compat.install() (before the model)"
-    return severity, ""

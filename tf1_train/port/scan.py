@@ -1,20 +1,16 @@
-"""`python -m tf1_train.port scan PATH... [--json FILE] [--compat] [--v1] [--v1_shapes]`: what a
-TF1 code base hits on TF 2.16+ (``--compat``: run unmodified through ``python -m
-tf1_train.compat``; ``--v1``, ``--v1_shapes``: through it with that option).
+"""What a TF1 code base hits on TF 2.16+: the findings of `python -m tf1_train.port
+scan` (its command line and output formats: scan_cli.py).
 
 Reads Python files with `ast` (never runs them), resolves import aliases, and
 reports each construct that breaks, changes numbers, needs a rename, or is
 known to work on TensorFlow 2.21 with Keras 3, with the fix, what tf_upgrade_v2
-does with it and the docs/PORTING.md row that explains it. Prints a Markdown
-table; `--json FILE` also writes the findings as JSON (`--json -` to stdout,
-then the table goes to stderr). Exit status: 2 for bad input (each problem one
-`error:` line, the other files still scanned), else 1 if anything breaks, else 0.
+does with it and the docs/PORTING.md row that explains it. ``compat``: the
+program runs unmodified through ``python -m tf1_train.compat``; ``v1``,
+``v1_shapes``, ``v1_variables``: through it with that option.
 """
 
 import ast
-import json
 import pathlib
-import sys
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from tf1_train.compat import _contrib, _estimator, _tutorial_mnist
@@ -32,10 +28,12 @@ from tf1_train.port import (
     runtime_rules,
     scipy_rules,
     self_cast_rules,
+    variable_rules,
 )
 from tf1_train.port.guards import Guards
 from tf1_train.port.names import Aliases, canonical, dotted_uses
-from tf1_train.port.rules import BREAKS, RENAME, RULES, SEVERITIES, V1, WORKS
+from tf1_train.port.program import V1_GRAPH_NAMES, Program, adjust, program_facts
+from tf1_train.port.rules import BREAKS, RENAME, RULES, V1, WORKS
 
 # Rules reported at the import line too: there the import itself raises (or is the point).
 IMPORT_RULES = (
@@ -47,7 +45,6 @@ IMPORT_RULES = (
     "slim-batch-norm",
     "unknown-name",
 )
-JSON_VERSION = 1
 
 
 class Finding(NamedTuple):
@@ -102,13 +99,19 @@ def _parse(path: pathlib.Path, v1: bool = False) -> Tuple[Optional[_Parsed], Opt
 
 
 def scan(
-    args: Sequence[str], compat: bool = False, v1: bool = False, v1_shapes: bool = False
+    args: Sequence[str],
+    compat: bool = False,
+    v1: bool = False,
+    v1_shapes: bool = False,
+    v1_variables: bool = False,
 ) -> Report:
     """Findings for the files under ``args``; ``compat``: the program will run
     through ``python -m tf1_train.compat`` (install() and graph mode); ``v1``:
     with ``--v1`` (``import tensorflow`` is the v1 API), ``v1_shapes``: with
-    ``--v1_shapes`` (TF 1.x's ``Dimension`` shapes); each implies ``compat``."""
-    compat = compat or v1 or v1_shapes
+    ``--v1_shapes`` (TF 1.x's ``Dimension`` shapes), ``v1_variables``: with
+    ``--v1_variables`` (its reference variables and control flow); each
+    implies ``compat``."""
+    compat = compat or v1 or v1_shapes or v1_variables
     files, errors = python_files(args)
     parsed = []
     for path in files:
@@ -117,13 +120,15 @@ def scan(
             errors.append(error)
         else:
             parsed.append(result)
-    program = checks.program_facts(
+    program = program_facts(
         [p for f in parsed for _, p, _ in f.uses] + [p for f in parsed for p in _imports(f)],
         graph_context=any(_enters_a_graph(f.tree) for f in parsed),
         compat_installed=compat or any(_calls_compat_install(f.tree) for f in parsed),
     )
     if compat:
         program = program._replace(eager_off=True, v1_shapes=program.v1_shapes or v1_shapes)
+    if v1_variables:
+        program = program._replace(v1_variables=True, v1_control_flow=True)
     findings = [x for f in parsed for x in _file_findings(f, program)]
     return Report([f.file for f in parsed], findings, errors)
 
@@ -156,7 +161,7 @@ def _import_paths(tree: ast.AST):
                 yield node, canonical(f"{node.module}.{alias.name}")
 
 
-def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
+def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     calls = {id(n.func) for n in ast.walk(parsed.tree) if isinstance(n, ast.Call)}
     raw, guards = [], Guards(parsed.tree)
     for node, path in _import_paths(parsed.tree):
@@ -178,10 +183,11 @@ def _file_findings(parsed: _Parsed, program: checks.Program) -> List[Finding]:
     raw.extend(py2_rules.findings(parsed.tree))
     raw.extend(freeze_rules.findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
+    raw.extend(variable_rules.findings(parsed.tree, parsed.aliases.resolve))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 
 
-def _import_findings(path: str, program: checks.Program):
+def _import_findings(path: str, program: Program):
     """What an import path finds; a name under tf.contrib whose use has a
     rule of its own (``from tensorflow.contrib.rnn import GRUCell``:
     rnn-cell) is a contrib import too, since that line raises first."""
@@ -191,7 +197,7 @@ def _import_findings(path: str, program: checks.Program):
     return found
 
 
-def _kept(path: str, fills: Dict[str, str], program: checks.Program):
+def _kept(path: str, fills: Dict[str, str], program: Program):
     """The fill-ins of a finding on a tf.contrib path once the program runs
     after install(): marked as working exactly when the module install()
     serves has that name (`crf = tf.contrib.crf`, `tf.contrib.layers.conv2d`
@@ -236,7 +242,7 @@ def _placeholder_note(path: str) -> str:
     return _contrib.describe(path[len(PACKAGE) + 1 :].split(".")[0])
 
 
-def _path_findings(path: str, program: checks.Program, is_call: bool):
+def _path_findings(path: str, program: Program, is_call: bool):
     """(rule key, fill-ins) for what a resolved API path is and what it does in this program."""
     found = checks.path_rule(path, program, is_call)
     if found:
@@ -267,14 +273,14 @@ def _path_findings(path: str, program: checks.Program, is_call: bool):
 def _rename_key(old: str) -> str:
     if old.startswith("tf.train.") and old.endswith("Optimizer"):
         return "v1-optimizer"
-    if old[len("tf.") :] in checks.V1_GRAPH_NAMES:
+    if old[len("tf.") :] in V1_GRAPH_NAMES:
         return "v1-graph-api"
     return "v1-rename"
 
 
 def _finding(file, node, key, construct, fills, program) -> Finding:
     rule = RULES[key]
-    severity, note = checks.adjust(key, rule.severity, program)
+    severity, note = adjust(key, rule.severity, program)
     fix, upgrade = rule.fix, rule.upgrade
     for name, value in fills.items():
         fix, upgrade = (t.replace("{" + name + "}", value) for t in (fix, upgrade))
@@ -313,85 +319,3 @@ def _deduplicated(findings) -> List[Finding]:
         seen.add(f.rule)
         kept.append(f)
     return kept
-
-
-def counts(findings: Sequence[Finding]) -> Dict[str, int]:
-    return {s: sum(f.severity == s for f in findings) for s in SEVERITIES}
-
-
-def table(report: Report) -> str:
-    """Markdown table, one finding a row, and a summary line."""
-    head = ("location", "severity", "construct", "fix", "tf_upgrade_v2", "PORTING.md row")
-    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
-    for f in report.findings:
-        cells = (f"{f.file}:{f.line}", f.severity, f.construct, f.fix, f.tf_upgrade_v2)
-        cells += (f.porting_row,)
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    summary = ", ".join(f"{n} {s}" for s, n in counts(report.findings).items())
-    lines.append(f"\n{len(report.files)} files scanned, {len(report.findings)} findings: {summary}")
-    return "\n".join(lines)
-
-
-def as_json(report: Report) -> str:
-    return json.dumps(
-        {
-            "version": JSON_VERSION,
-            "files": report.files,
-            "errors": report.errors,
-            "counts": counts(report.findings),
-            "findings": [f._asdict() for f in report.findings],
-        },
-        indent=1,
-    )
-
-
-def exit_status(report: Report) -> int:
-    if report.errors:
-        return 2
-    return 1 if any(f.severity == BREAKS for f in report.findings) else 0
-
-
-def _parse_args(argv: Sequence[str]) -> Tuple[List[str], Optional[str], Optional[str]]:
-    """(paths, json destination, error line)."""
-    targets, json_to, rest = [], None, list(argv)
-    while rest:
-        arg = rest.pop(0)
-        if arg == "--json" or arg.startswith("--json="):
-            json_to = arg.split("=", 1)[1] if "=" in arg else (rest.pop(0) if rest else "")
-            if not json_to:
-                return [], None, "error: --json needs a FILE (or - for stdout)"
-        elif arg.startswith("-") and arg != "-":
-            return (
-                [],
-                None,
-                f"error: unknown option {arg}; valid: --json FILE, --compat, --v1, --v1_shapes",
-            )
-        else:
-            targets.append(arg)
-    if not targets:
-        return [], None, "error: scan needs at least one PATH (a .py file or a directory)"
-    return targets, json_to, None
-
-
-def main(argv: Sequence[str]) -> int:
-    compat = "--compat" in argv  # the program runs through python -m tf1_train.compat
-    v1 = "--v1" in argv  # ... with --v1: import tensorflow is the v1 API
-    v1_shapes = "--v1_shapes" in argv  # ... with --v1_shapes: TF 1.x's Dimension shapes
-    options = ("--compat", "--v1", "--v1_shapes")
-    targets, json_to, error = _parse_args([a for a in argv if a not in options])
-    if error:
-        print(error, file=sys.stderr)
-        return 2
-    report = scan(targets, compat, v1, v1_shapes)
-    for line in report.errors:
-        print(line, file=sys.stderr)
-    print(table(report), file=sys.stderr if json_to == "-" else sys.stdout)
-    if json_to == "-":
-        print(as_json(report))
-    elif json_to:
-        try:
-            pathlib.Path(json_to).write_text(as_json(report) + "\n")
-        except OSError as e:
-            print(f"error: --json {json_to}: cannot write: {e.strerror}", file=sys.stderr)
-            return 2
-    return exit_status(report)

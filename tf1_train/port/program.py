@@ -1,0 +1,95 @@
+"""Facts about a whole program that change what one line of it does: graph
+mode switched on somewhere, TF 1.x's shapes or variables switched back, the
+compat runner installed. scan.py gathers them once from every resolved API
+path; ``adjust`` turns a rule's severity into the one this program gets.
+"""
+
+from typing import NamedTuple, Sequence, Tuple
+
+from tf1_train.port.rules import V1, WORKS
+
+SESSION_NAMES = ("placeholder", "Session", "InteractiveSession")
+V1_GRAPH_NAMES = SESSION_NAMES + (
+    "get_variable",
+    "variable_scope",
+    "get_collection",
+    "add_to_collection",
+    "GraphKeys",
+    "train.Saver",
+    "global_variables_initializer",
+    "train.MonitoredTrainingSession",
+)
+# disable_v2_behavior() switches each of these back too
+V1_SHAPES = {"disable_v2_behavior", "disable_v2_tensorshape"}
+V1_VARIABLES = {"disable_v2_behavior", "disable_resource_variables"}
+V1_CONTROL_FLOW = {"disable_v2_behavior", "disable_control_flow_v2"}
+
+
+class Program(NamedTuple):
+    eager_off: bool  # disable_eager_execution or disable_v2_behavior() somewhere
+    v1_shapes: bool  # disable_v2_behavior() / disable_v2_tensorshape(): Dimension objects
+    v1_graph: bool  # builds a v1 graph (sessions, get_variable, collections)
+    graph_context: bool  # enters some `<graph>.as_default()`
+    partitioned: bool = False  # uses a variable partitioner (sharded variables)
+    compat_installed: bool = False  # calls tf1_train.compat.install()
+    v1_variables: bool = False  # reference variables (disable_resource_variables)
+    v1_control_flow: bool = False  # Switch/Merge conds (disable_control_flow_v2)
+
+
+# What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's
+# batch_norm and moved names, np.int and np.float_ (tf.contrib's paths: scan._kept).
+INSTALL_FIXES = (
+    "layers",
+    "rnn-cell",
+    "layers-batch-norm",
+    "python-layers-batch-norm",
+    "slim-batch-norm",
+    "numpy-builtin-alias",
+    "numpy-removed-alias",
+    "scipy-moved",
+    "scipy-private-module",
+    "slim-moved-names",
+)
+V1_VARIABLES_NOTE = (
+    "works only with TF 1.x's reference variables{also} on (python -m tf1_train.compat "
+    "--v1_variables, or disable_v2_behavior())"
+)
+
+
+def _in(path: str, names: Sequence[str]) -> bool:
+    return any(path in (V1 + n, "tensorflow." + n) for n in names)
+
+
+def program_facts(
+    paths: Sequence[str], graph_context: bool, compat_installed: bool = False
+) -> Program:
+    """Facts about the whole program from every resolved API path in it."""
+    off = {p.rsplit(".", 1)[-1] for p in paths if p.startswith(("tensorflow.", V1))}
+    return Program(
+        eager_off=bool(off & {"disable_eager_execution", "disable_v2_behavior"}),
+        v1_shapes=bool(off & V1_SHAPES),
+        v1_graph=any(_in(p, V1_GRAPH_NAMES) for p in paths),
+        graph_context=graph_context,
+        partitioned=any(p.endswith("_partitioner") for p in off),
+        compat_installed=compat_installed,
+        v1_variables=bool(off & V1_VARIABLES),
+        v1_control_flow=bool(off & V1_CONTROL_FLOW),
+    )
+
+
+def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
+    """Severity after what the program does elsewhere, and a note saying why."""
+    if key == "dimension-value" and program.v1_shapes:
+        return WORKS, (
+            "works only with TF 1.x's shapes on (python -m tf1_train.compat --v1_shapes, "
+            "disable_v2_tensorshape() or disable_v2_behavior())"
+        )
+    if key == "variable-iadd" and program.v1_variables:
+        return WORKS, V1_VARIABLES_NOTE.format(also="")
+    if key == "freeze-ref-ops" and program.v1_variables and program.v1_control_flow:
+        return WORKS, V1_VARIABLES_NOTE.format(also=" and control flow")
+    if key == "eager-placeholder" and program.graph_context:
+        return WORKS, "runs only inside `with tf.Graph().as_default():` blocks"
+    if key in INSTALL_FIXES and program.compat_installed:
+        return WORKS, "works: the program calls tf1_train.compat.install() (before the model)"
+    return severity, ""
