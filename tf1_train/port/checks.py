@@ -9,7 +9,7 @@ import ast
 from typing import Dict, Iterator, Optional, Tuple
 
 from tf1_train.port import arg_order, device_rules
-from tf1_train.port.program import SESSION_NAMES, Program, _in
+from tf1_train.port.program import SESSION_NAMES, Program, in_api
 from tf1_train.port.rules import (
     BREAKS,
     CHANGES,
@@ -318,7 +318,7 @@ def path_rule(path: str, program: Program, is_call: bool) -> Optional[Tuple[str,
         return "tf2-summary-in-v1-graph", {"name": name}
     if program.v1_graph and path == "tensorflow.image.resize":
         return "image-resize-v1", {}
-    if not program.eager_off and _in(path, SESSION_NAMES):
+    if not program.eager_off and in_api(path, SESSION_NAMES):
         return "eager-placeholder", {}
     keras = ("tensorflow.keras.layers.", "keras.layers.", V1 + "keras.layers.")
     if program.v1_graph and is_call and path.startswith(keras) and name[:1].isupper():

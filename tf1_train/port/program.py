@@ -56,7 +56,7 @@ V1_VARIABLES_NOTE = (
 )
 
 
-def _in(path: str, names: Sequence[str]) -> bool:
+def in_api(path: str, names: Sequence[str]) -> bool:
     return any(path in (V1 + n, "tensorflow." + n) for n in names)
 
 
@@ -68,7 +68,7 @@ def program_facts(
     return Program(
         eager_off=bool(off & {"disable_eager_execution", "disable_v2_behavior"}),
         v1_shapes=bool(off & V1_SHAPES),
-        v1_graph=any(_in(p, V1_GRAPH_NAMES) for p in paths),
+        v1_graph=any(in_api(p, V1_GRAPH_NAMES) for p in paths),
         graph_context=graph_context,
         partitioned=any(p.endswith("_partitioner") for p in off),
         compat_installed=compat_installed,

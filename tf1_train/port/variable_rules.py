@@ -52,9 +52,10 @@ def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[s
     helpers = _helpers(tree, resolve)
     scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)]
     for scope in scopes:
-        made = _variables(_own(scope), resolve, helpers)
+        nodes = _own(scope)
+        made = _variables(nodes, resolve, helpers)
         seen: Set[str] = set()
-        for node in sorted(_own(scope), key=_position):
+        for node in sorted(nodes, key=_position):
             if not (isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name)):
                 continue
             name = node.target.id
@@ -92,8 +93,10 @@ def _maker(call: ast.AST, resolve, helpers: Dict[str, str]) -> str:
         return ""  # a reference variable on TF 2.21 too
     if isinstance(call.func, ast.Name) and call.func.id in helpers:
         return helpers[call.func.id]
-    path = resolve(call.func) or ""
-    return "variable-iadd-v2" if path == V2_MAKER else "variable-iadd" * (path in V1_MAKERS)
+    path = resolve(call.func)
+    if path == V2_MAKER:
+        return "variable-iadd-v2"
+    return "variable-iadd" if path in V1_MAKERS else ""
 
 
 def _false(node: ast.AST) -> bool:
@@ -136,17 +139,16 @@ def _other_bindings(node: ast.AST) -> Iterator[str]:
 def _helpers(tree: ast.AST, resolve) -> Dict[str, str]:
     """This file's top-level functions whose every return is a new variable
     (PointNet's ``_variable_on_cpu``), to a fixed point: helper of a helper."""
-    functions = [n for n in ast.iter_child_nodes(tree) if isinstance(n, ast.FunctionDef)]
+    bodies = {f.name: _own(f) for f in ast.iter_child_nodes(tree) if isinstance(f, ast.FunctionDef)}
     helpers: Dict[str, str] = {}
     while True:
         found = dict(helpers)
-        for f in functions:
-            nodes = _own(f)
+        for name, nodes in bodies.items():
             made = _variables(nodes, resolve, helpers)
             returns = [n.value for n in nodes if isinstance(n, ast.Return)]
             keys = {_returned(r, made, resolve, helpers) for r in returns}
             if returns and len(keys) == 1 and "" not in keys:
-                found[f.name] = keys.pop()
+                found[name] = keys.pop()
         if found == helpers:
             return helpers
         helpers = found
@@ -155,4 +157,4 @@ def _helpers(tree: ast.AST, resolve) -> Dict[str, str]:
 def _returned(value, made: Dict[str, str], resolve, helpers: Dict[str, str]) -> str:
     if isinstance(value, ast.Name):
         return made.get(value.id, "")
-    return _maker(value, resolve, helpers) if value is not None else ""
+    return _maker(value, resolve, helpers)  # '' for a bare `return` (None)
