@@ -138,6 +138,15 @@ CASES = {
         "gone = ge.match_ops\n",  # not a name of TF 1.15's graph editor
         {10},
     ),
+    "signal": (  # keithito/tacotron's Griffin-Lim in TensorFlow
+        TF2 + "tf = tf.compat.v1\n"
+        "stft = tf.contrib.signal.stft\n"
+        "from tensorflow.contrib.signal import inverse_stft, hann_window\n"
+        "import tensorflow.contrib.signal as signal\n"
+        "mel = signal.linear_to_mel_weight_matrix\n"
+        "frames = tf.contrib.signal.frames\n",  # dropped by TF 1.15's remove_undocumented
+        {7},
+    ),
 }
 
 

@@ -6,7 +6,8 @@
 raises on use, except the core TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names
 rebuilt on TensorFlow 2.21), and all of ``.legacy_seq2seq``, ``.seq2seq`` and ``.crf``,
 which were core ops (tf1_train/compat/_contrib_seq2seq.py, _contrib_decode.py and the
-modules DYNAMIC_SEQ2SEQ names, _contrib_crf.py).
+modules DYNAMIC_SEQ2SEQ names, _contrib_crf.py), and ``.signal``, whose every name
+was already ``tf.signal``'s function in TF 1.15 (Tacotron's Griffin-Lim in TensorFlow).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -87,6 +88,7 @@ PLACEHOLDERS = {
     "distribute": _contrib_distribute.GONE,
     "graph_editor": "every name of TF 1.15's tensorflow.contrib.graph_editor is kept",
     "staging": "StagingArea, its one name, is kept (TensorFlow's data_flow_ops.StagingArea)",
+    "signal": "every name of TF 1.15's tensorflow.contrib.signal is kept (tf.signal's functions)",
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -160,20 +162,16 @@ DYNAMIC_SEQ2SEQ = {
 }  # fmt: skip
 # tf.contrib.training's pure-Python hyperparameter object (_contrib_hparams.py)
 TRAINING_KEPT = ("HParams", "parse_values")
+# tf.contrib.signal's names in TF 1.15, all tf.signal's own functions there and in 2.21
+# (its remove_undocumented() dropped the `frames` alias the module defined)
+SIGNAL_KEPT = ("frame", "hamming_window", "hann_window", "inverse_stft", "inverse_stft_window_fn",
+               "linear_to_mel_weight_matrix", "mfccs_from_log_mel_spectrograms",
+               "overlap_and_add", "stft")  # fmt: skip
 # tf.contrib.crf's names, all kept (_contrib_crf.py)
-CRF_KEPT = (
-    "CrfDecodeBackwardRnnCell",
-    "CrfDecodeForwardRnnCell",
-    "CrfForwardRnnCell",
-    "crf_binary_score",
-    "crf_decode",
-    "crf_log_likelihood",
-    "crf_log_norm",
-    "crf_multitag_sequence_score",
-    "crf_sequence_score",
-    "crf_unary_score",
-    "viterbi_decode",
-)
+CRF_KEPT = ("CrfDecodeBackwardRnnCell", "CrfDecodeForwardRnnCell", "CrfForwardRnnCell",
+            "crf_binary_score", "crf_decode", "crf_log_likelihood", "crf_log_norm",
+            "crf_multitag_sequence_score", "crf_sequence_score", "crf_unary_score",
+            "viterbi_decode")  # fmt: skip
 # tf.contrib.rnn's names kept after install(): the core TensorFlow objects it
 # re-exported, the fused cells and the two stack_bidirectional functions,
 # built on the core ones again.
@@ -237,6 +235,12 @@ def _private(module: str):
     return importlib.import_module(f"tensorflow.python.ops.{module}")
 
 
+def _signal(name: str):
+    import tensorflow as tf
+
+    return getattr(tf.signal, name)
+
+
 def _training(name: str):
     from tf1_train.compat import _contrib_hparams
 
@@ -260,6 +264,7 @@ _KEPT = {
     "distribute": (_contrib_distribute.KEPT, _contrib_distribute.resolve),
     "graph_editor": (graph_editor.NAMES, None),  # the package itself (placeholder_modules)
     "staging": (("StagingArea",), lambda name: _private("data_flow_ops").StagingArea),
+    "signal": (SIGNAL_KEPT, _signal),
 }
 
 
@@ -287,6 +292,28 @@ def kept(submodule: str, name: str, deeper: str = "") -> bool:
     return name in _KEPT.get(submodule, ((), None))[0]
 
 
+# what each kept submodule serves after install() (tf-slim's three: describe())
+DESCRIBED = {
+    "rnn": "the core cells and static_rnn it re-exported work, every other name raises",
+    "training": "HParams and parse_values work as in TF 1.15, every other name raises",
+    "distributions": "its core distributions work (TensorFlow's classes), contrib's own raise",
+    "data": "TF 1.15's names work (tf.data.experimental's, or rebuilt on tf.data), except "
+    "the statistics aggregators, LMDBDataset and the Estimator hook",
+    "eager": "TF 1.x's eager API works (TensorFlow's objects, Iterator), its own classes raise",
+    "learn": "ModeKeys, preprocessing's text processors and datasets' MNIST reader and CSV "
+    "loaders work, every other name raises",
+    "tpu": "the TPU Estimator (tensorflow-estimator's, when it is installed) and TensorFlow's "
+    "TPU ops work, every other name raises",
+    "cluster_resolver": "its cluster resolvers work (TensorFlow's), every other name raises",
+    "estimator": "its heads, early-stopping hooks, add_metrics and *Estimator classes work "
+    "(tensorflow-estimator's, when it is installed), every other name raises",
+    "distribute": "its strategies work as tf.compat.v1.distribute's, device counts turned into "
+    "devices, every other name raises",
+    "graph_editor": "every name of TF 1.15's graph editor works, on TensorFlow 2.21's graphs",
+    "signal": "every name of TF 1.15's module works (tf.signal's same functions)",
+}
+
+
 def describe(submodule: str) -> str:
     """What a program gets from ``tensorflow.contrib.<submodule>`` after install()."""
     from tf1_train.compat import _contrib_slim
@@ -300,43 +327,8 @@ def describe(submodule: str) -> str:
                 "re-exported them (nest, sort, load_checkpoint...); the rest raise"
             )
         return "TF 1.15's names, tf-slim's objects (the few it lacks raise)"
-    if submodule == "rnn":
-        return "the core cells and static_rnn it re-exported work, every other name raises"
-    if submodule == "training":
-        return "HParams and parse_values work as in TF 1.15, every other name raises"
-    if submodule == "distributions":
-        return "its core distributions work (TensorFlow's classes), contrib's own raise"
-    if submodule == "data":
-        return (
-            "TF 1.15's names work (tf.data.experimental's, or rebuilt on tf.data), except "
-            "the statistics aggregators, LMDBDataset and the Estimator hook"
-        )
-    if submodule == "eager":
-        return "TF 1.x's eager API works (TensorFlow's objects, Iterator), its own classes raise"
-    if submodule == "learn":
-        return (
-            "ModeKeys, preprocessing's text processors and datasets' MNIST reader and CSV "
-            "loaders work, every other name raises"
-        )
-    if submodule == "tpu":
-        return (
-            "the TPU Estimator (tensorflow-estimator's, when it is installed) and TensorFlow's "
-            "TPU ops work, every other name raises"
-        )
-    if submodule == "cluster_resolver":
-        return "its cluster resolvers work (TensorFlow's), every other name raises"
-    if submodule == "estimator":
-        return (
-            "its heads, early-stopping hooks, add_metrics and *Estimator classes work "
-            "(tensorflow-estimator's, when it is installed), every other name raises"
-        )
-    if submodule == "distribute":
-        return (
-            "its strategies work as tf.compat.v1.distribute's, device counts turned into "
-            "devices, every other name raises"
-        )
-    if submodule == "graph_editor":
-        return "every name of TF 1.15's graph editor works, on TensorFlow 2.21's graphs"
+    if submodule in DESCRIBED:
+        return DESCRIBED[submodule]
     if _KEPT.get(submodule):
         return "every name of TF 1.15's module works (TF 1.15's ops)"
     return "a placeholder module whose every name raises on use"

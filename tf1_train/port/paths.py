@@ -258,6 +258,10 @@ CONTRIB: Dict[str, str] = {
     "checkpoint": "tf.train.Checkpoint",
     "memory_stats": "tf.config.experimental.get_memory_info",
     "lookup": "tf.lookup",
+    "signal": "tf.signal, the same functions (stft, inverse_stft, linear_to_mel_weight_matrix, "
+    "...; unmodified: tf1_train.compat.install() serves TF 1.15's names)",
+    "linalg": "tf.linalg, its LinearOperator classes (LinearOperatorTriL, contrib's old name: "
+    "tf.linalg.LinearOperatorLowerTriangular)",
     "predictor": "tf.saved_model.load",
     "tensorboard": "tensorboard",
     "util": "tf.make_ndarray / tf.make_tensor_proto",
