@@ -19,6 +19,7 @@ setup(
         # run legacy slim and Estimator code through tf1_train.compat.install(); neither
         # is needed at run time.
         # SciPy: legacy programs of the tests import what SciPy moved (install() puts it back).
+        # librosa: the scan's librosa rules are held to the librosa that installs today.
         # pytest-xdist: ./run.sh test runs the suite in one worker per core.
         "test": [
             "pytest>=7",
@@ -28,6 +29,7 @@ setup(
             "tf-slim==1.1.0",
             "tensorflow-estimator==2.15.0",
             "scipy>=1.13",
+            "librosa==0.11.0",
         ],
     },
     entry_points={"console_scripts": ["tf1-train=tf1_train.main:run"]},

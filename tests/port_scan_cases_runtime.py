@@ -7,7 +7,8 @@ when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
 (tf1_train/port/py2_rules.py), TensorFlow's private modules
 (tf1_train/port/private_paths.py), the freeze scripts' batch-norm fix
 (tf1_train/port/freeze_rules.py), ``v += x`` on a variable
-(tf1_train/port/variable_rules.py); joined to tests/port_scan_cases.py's
+(tf1_train/port/variable_rules.py), librosa 0.10's keyword-only arguments and
+defaults (tf1_train/port/librosa_rules.py); joined to tests/port_scan_cases.py's
 CASES. Snippets are never run."""
 
 TF = "import tensorflow as tf\n"
@@ -159,5 +160,39 @@ RUNTIME = [
         "try:\n    xrange\nexcept NameError:\n    xrange = range\nn = list(xrange(3))\n"
         "s = string.ascii_letters\nprint('done', file=sys.stderr)\nok = 'a' in d\n"
         "top = next(os.walk(path))\nbatch = dataset_iter.next()\n",
+    ),
+    (
+        "librosa-keyword-only",
+        "import librosa\nimport librosa.filters\nfrom librosa.core import resample\n"
+        "m = librosa.filters.mel(22050, 2048, n_mels=80)  # expect: librosa-keyword-only\n"
+        "y = resample(x, 22050, 16000, res_type='soxr_hq')  # expect: librosa-keyword-only\n"
+        "d = librosa.amplitude_to_db(s, np.max)  # expect: librosa-keyword-only\n",
+        "import librosa\nm = librosa.filters.mel(sr=22050, n_fft=2048, n_mels=80)\n"
+        "y = librosa.resample(x, orig_sr=22050, target_sr=16000)\nd = librosa.amplitude_to_db(s)\n"
+        "w = librosa.load(path, *rest)\n",
+    ),
+    (
+        "librosa-default",
+        "import librosa\nfrom librosa import feature\n"
+        "s = librosa.stft(y=y, n_fft=2048, hop_length=275)  # expect: librosa-default\n"
+        "w, sr = librosa.core.load(path, sr=20000)  # expect: librosa-default\n"
+        "c = feature.mfcc(y=w, sr=sr, n_mfcc=13)  # expect: librosa-default\n"
+        "t, _ = librosa.effects.trim(w, top_db=60)  # expect: librosa-default\n",
+        "import librosa\nfrom librosa import feature\n"
+        "s = librosa.stft(y=y, n_fft=2048, hop_length=275, pad_mode='reflect')\n"
+        "f = librosa.stft(y, n_fft=2048, center=False)\n"
+        "w, sr = librosa.load(path, sr=None)\nm = feature.mfcc(S=log_mel, n_mfcc=13)\n"
+        "r = librosa.resample(w, orig_sr=sr, target_sr=16000, res_type='kaiser_best')\n",
+    ),
+    (
+        "librosa-removed",
+        "import librosa\nlibrosa.output.write_wav(path, y, sr)  # expect: librosa-removed\n"
+        "from librosa.util import example_audio_file  # expect: librosa-removed\n"
+        "import librosa.output  # expect: librosa-removed\n"
+        "e = librosa.feature.rmse(audio, frame_length=2048)  # expect: librosa-removed\n"
+        "db = librosa.core.logamplitude(s ** 2)  # expect: librosa-removed\n",
+        "import librosa\nimport scipy.io.wavfile\nscipy.io.wavfile.write(path, sr, y)\n"
+        "from librosa.util import normalize\ne = librosa.feature.rms(y=audio)\n"
+        "db = librosa.core.power_to_db(s ** 2)\n",
     ),
 ]
