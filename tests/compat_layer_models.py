@@ -211,6 +211,38 @@ def channels_first(tf, L):
     return {"h": h, "p": p, "a": a, "f": f}, {x: data}, [x]
 
 
+def conv1d_family(tf, L):
+    """Tacotron's CBHG in small: a bank of 1-D convolutions, max_pooling1d with stride
+    1, projections; causal, strided, dilated and channels-first ones besides."""
+    x, data = _input(tf, [2, 9, 4], seed=9)
+    bank = [L.conv1d(x, 3, k, activation=tf.nn.relu, padding="same") for k in (1, 2, 3)]
+    h = L.max_pooling1d(tf.concat(bank, axis=-1), 2, 1, padding="same")
+    h = L.conv1d(h, 4, 3, padding="same", kernel_regularizer=_l2(tf, 0.1), name="proj1")
+    c = L.conv1d(x, 4, 3, dilation_rate=2, padding="causal", name="causal")
+    s = L.conv1d(x, 3, 2, strides=2, use_bias=False)
+    a = L.average_pooling1d(x, 3, 2)
+    first = tf.transpose(x, [0, 2, 1])
+    f = L.max_pooling1d(L.conv1d(first, 3, 2, data_format="channels_first"), 2, 2,
+                        data_format="channels_first")  # fmt: skip
+    sep = L.separable_conv1d(x, 3, 3, depth_multiplier=2, padding="same")
+    layer = L.Conv1D(2, 1, name="shared")
+    p = layer(h) + layer(c)
+    fetches = {"h": h, "c": c, "s": s, "a": a, "f": f, "sep": sep, "p": p}
+    return fetches, {x: data}, [x]
+
+
+def conv3d_family(tf, L):
+    """Volumes: conv3d, its transpose and the 3-D pooling (VoxNet-style code)."""
+    x, data = _input(tf, [2, 5, 6, 6, 2], seed=10)
+    h = L.conv3d(x, 3, 3, padding="same", activation=tf.nn.relu)
+    s = L.conv3d(x, 2, [2, 3, 3], strides=(1, 2, 2), kernel_regularizer=_l2(tf, 0.2))
+    m = L.max_pooling3d(h, 2, 2)
+    a = L.average_pooling3d(h, [1, 2, 2], [1, 2, 2], padding="same")
+    t = L.conv3d_transpose(m, 2, 3, strides=2)
+    t2 = L.conv3d_transpose(x, 2, [2, 2, 3], strides=(1, 2, 1), padding="same", use_bias=False)
+    return {"h": h, "s": s, "m": m, "a": a, "t": t, "t2": t2}, {x: data}, [x]
+
+
 MODELS = {
     f.__name__: f
     for f in (
@@ -228,6 +260,8 @@ MODELS = {
         unnamed_in_scope,
         conv_family,
         channels_first,
+        conv1d_family,
+        conv3d_family,
     )
 }
 

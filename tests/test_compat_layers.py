@@ -94,7 +94,9 @@ def test_legacy_checkpoint_restores_into_our_graph(name):
         (lambda x: layers.conv2d(x, 2, 3, kernel_initializer="orthogonal"), "unknown initializer"),
         (lambda x: layers.max_pooling2d(x, 2, 2, data_format="NHWC"), "data_format must be"),
         (lambda x: layers.dense(tf.reshape(x, [-1]), 2), "rank >= 2"),
-        (lambda x: layers.conv3d(x, 2, 3), "has no 'conv3d'"),
+        (lambda x: layers.InputSpec(ndim=4), "has no 'InputSpec'"),
+        (lambda x: layers.conv2d(x, 2, 3, padding="causal"), "must be 'valid' or 'same', got"),
+        (lambda x: layers.conv1d(x[:, 0], 2, 3, padding="full"), "'valid' or 'same' or 'causal'"),
     ],
 )
 def test_unsupported_arguments_are_refused_with_what_is_valid(call, message):
@@ -146,6 +148,8 @@ def _tensorflow_private_layers():
     names = ["dense", "flatten", "Dense"]
     names += ["conv2d", "conv2d_transpose", "separable_conv2d"]
     names += ["max_pooling2d", "average_pooling2d"]
+    names += ["conv1d", "separable_conv1d", "Conv1D", "conv3d", "conv3d_transpose"]
+    names += ["max_pooling1d", "average_pooling1d", "max_pooling3d", "average_pooling3d"]
     found = {}
     for name in names:
         for module in (core, convolutional, pooling):
@@ -156,7 +160,7 @@ def _tensorflow_private_layers():
 
 # Not dropout_training: TensorFlow's private Dropout gives every call of one
 # seeded layer the same seed; tf_keras's, and ours, advance it per call.
-@pytest.mark.parametrize("name", ["mlp", "conv_family"])
+@pytest.mark.parametrize("name", ["mlp", "conv_family", "conv1d_family", "conv3d_family"])
 def test_matches_tensorflows_private_legacy_layers(name):
     private = _tensorflow_private_layers()
     theirs_meta, theirs = models.measure(tf, private, name)

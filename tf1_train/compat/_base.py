@@ -114,10 +114,13 @@ def to_tuple(value, n: int, what: str) -> tuple:
     return value
 
 
-def check_padding(padding: str) -> str:
+def check_padding(padding: str, causal: bool = False) -> str:
+    """'valid' or 'same'; 'causal' too where the legacy layer took it (Conv1D)."""
     padding = padding.lower()
-    if padding not in ("valid", "same"):
-        raise ValueError(f"padding must be 'valid' or 'same', got {padding!r}")
+    valid = ("valid", "same", "causal") if causal else ("valid", "same")
+    if padding not in valid:
+        names = " or ".join(repr(v) for v in valid)
+        raise ValueError(f"padding must be {names}, got {padding!r}")
     return padding
 
 

@@ -1,6 +1,7 @@
 """2-D convolution, transposed and separable convolution, and pooling, with
 the legacy signatures, defaults ('valid' padding, channels_last) and kernel
-shapes, so checkpoints of the old layers load."""
+shapes, so checkpoints of the old layers load. The convolutions take their
+rank from ``rank``: _conv_nd.py's 1-D and 3-D layers are these with another."""
 
 from typing import Callable, Optional
 
@@ -16,19 +17,24 @@ from tf1_train.compat._base import (
 )
 
 v1 = tf.compat.v1
+# tf.nn's data_format for each rank: (channels_last, channels_first)
+FORMATS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
 
 
 class _ConvBase(Layer):
     """Arguments every convolution shares; subclasses make the kernels."""
 
+    rank = 2
+    op_name = "Conv2D"
+
     def __init__(
         self,
         filters: int,
         kernel_size,
-        strides=(1, 1),
+        strides=1,
         padding: str = "valid",
         data_format: str = "channels_last",
-        dilation_rate=(1, 1),
+        dilation_rate=1,
         activation=None,
         use_bias: bool = True,
         bias_initializer=ZEROS,
@@ -41,11 +47,11 @@ class _ConvBase(Layer):
     ):
         super().__init__(trainable, name, activity_regularizer=activity_regularizer, **kwargs)
         self.filters = int(filters)
-        self.kernel_size = to_tuple(kernel_size, 2, "kernel_size")
-        self.strides = to_tuple(strides, 2, "strides")
-        self.padding = check_padding(padding)
+        self.kernel_size = to_tuple(kernel_size, self.rank, "kernel_size")
+        self.strides = to_tuple(strides, self.rank, "strides")
+        self.padding = check_padding(padding, causal=self.rank == 1)
         self.data_format = check_data_format(data_format)
-        self.dilation_rate = to_tuple(dilation_rate, 2, "dilation_rate")
+        self.dilation_rate = to_tuple(dilation_rate, self.rank, "dilation_rate")
         self.activation = get_activation(activation)
         self.use_bias = use_bias
         self.bias_initializer = bias_initializer
@@ -55,6 +61,23 @@ class _ConvBase(Layer):
     @property
     def nchw(self) -> bool:
         return self.data_format == "channels_first"
+
+    @property
+    def tf_format(self) -> str:
+        return FORMATS[self.rank][self.nchw]
+
+    def _causal(self, inputs):
+        """Conv1D's padding='causal': the left pad that keeps step t from seeing t+1
+        (then 'valid'), as the legacy layer padded."""
+        if self.padding != "causal":
+            return inputs
+        left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
+        pads = [[0, 0], [0, 0], [left, 0]] if self.nchw else [[0, 0], [left, 0], [0, 0]]
+        return tf.pad(inputs, pads)
+
+    @property
+    def op_padding(self) -> str:
+        return "VALID" if self.padding == "causal" else self.padding.upper()
 
     def _in_channels(self, input_shape: tf.TensorShape) -> int:
         channels = tf.compat.dimension_value(input_shape[1 if self.nchw else -1])
@@ -118,13 +141,13 @@ class Conv2D(_ConvBase):
 
     def call(self, inputs):
         outputs = tf.nn.convolution(
-            inputs,
+            self._causal(inputs),
             self.kernel,
             strides=list(self.strides),
-            padding=self.padding.upper(),
+            padding=self.op_padding,
             dilations=list(self.dilation_rate),
-            data_format="NCHW" if self.nchw else "NHWC",
-            name="Conv2D",
+            data_format=self.tf_format,
+            name=self.op_name,
         )
         return self._finish(outputs)
 
@@ -146,32 +169,35 @@ class Conv2DTranspose(Conv2D):
         return [*self.kernel_size, self.filters, channels]
 
     def call(self, inputs):
-        h_axis, w_axis = (2, 3) if self.nchw else (1, 2)
+        rank = self.rank
+        axes = range(2, 2 + rank) if self.nchw else range(1, 1 + rank)
         dynamic = tf.shape(inputs)
         sizes = []
-        for axis, kernel, stride in zip((h_axis, w_axis), self.kernel_size, self.strides):
+        for axis, kernel, stride in zip(axes, self.kernel_size, self.strides):
             static = tf.compat.dimension_value(inputs.shape[axis])
             size = static if static is not None else dynamic[axis]
             sizes.append(_deconv_length(size, kernel, stride, self.padding))
-        # Computed in NHWC, as the legacy layer did on CPU.
-        x = tf.transpose(inputs, (0, 2, 3, 1)) if self.nchw else inputs
-        out_shape = tf.stack([dynamic[0], sizes[0], sizes[1], self.filters])
-        outputs = v1.nn.conv2d_transpose(
+        # Computed channels-last, as the legacy layer did on CPU.
+        x = tf.transpose(inputs, (0, *range(2, 2 + rank), 1)) if self.nchw else inputs
+        out_shape = tf.stack([dynamic[0], *sizes, self.filters])
+        transpose = {2: v1.nn.conv2d_transpose, 3: v1.nn.conv3d_transpose}[rank]
+        outputs = transpose(
             x, self.kernel, out_shape, (1, *self.strides, 1), padding=self.padding.upper()
         )
         if self.nchw:
-            outputs = tf.transpose(outputs, (0, 3, 1, 2))
+            outputs = tf.transpose(outputs, (0, rank + 1, *range(1, rank + 1)))
         static = [inputs.shape[0]] + [
             _deconv_length(tf.compat.dimension_value(inputs.shape[a]), k, s, self.padding)
-            for a, k, s in zip((h_axis, w_axis), self.kernel_size, self.strides)
+            for a, k, s in zip(axes, self.kernel_size, self.strides)
         ]
-        static.insert(1 if self.nchw else 3, self.filters)
+        static.insert(1 if self.nchw else rank + 1, self.filters)
         outputs.set_shape(static)
         return self._finish(outputs)
 
 
 class SeparableConv2D(_ConvBase):
-    """``depthwise_kernel`` [kh, kw, in, m], ``pointwise_kernel`` [1, 1, in*m, filters]."""
+    """``depthwise_kernel`` [kh, kw, in, m], ``pointwise_kernel`` [1, 1, in*m, filters]
+    (one 1 per spatial axis)."""
 
     base_name = "separable_conv2d"
 
@@ -206,7 +232,7 @@ class SeparableConv2D(_ConvBase):
         init, reg, con = self.pointwise
         self.pointwise_kernel = self.add_weight(
             "pointwise_kernel",
-            [1, 1, channels * self.depth_multiplier, self.filters],
+            [*(1,) * self.rank, channels * self.depth_multiplier, self.filters],
             init,
             reg,
             constraint=con,
@@ -229,21 +255,26 @@ class SeparableConv2D(_ConvBase):
 
 class _Pooling2D(Layer):
     pool_function = None
+    rank = 2
 
     def __init__(
         self, pool_size, strides, padding="valid", data_format="channels_last", name=None, **kwargs
     ):
         super().__init__(name=name, **kwargs)
-        self.pool_size = to_tuple(pool_size, 2, "pool_size")
-        self.strides = to_tuple(strides if strides is not None else pool_size, 2, "strides")
+        self.pool_size = to_tuple(pool_size, self.rank, "pool_size")
+        given = strides if strides is not None else pool_size
+        self.strides = to_tuple(given, self.rank, "strides")
         self.padding = check_padding(padding)
         self.data_format = check_data_format(data_format)
 
     def call(self, inputs):
+        return self._pool(inputs, self.pool_size, self.strides)
+
+    def _pool(self, inputs, pool_size, strides):
         if self.data_format == "channels_last":
-            ksize, strides, fmt = (1, *self.pool_size, 1), (1, *self.strides, 1), "NHWC"
+            ksize, strides, fmt = (1, *pool_size, 1), (1, *strides, 1), "NHWC"
         else:
-            ksize, strides, fmt = (1, 1, *self.pool_size), (1, 1, *self.strides), "NCHW"
+            ksize, strides, fmt = (1, 1, *pool_size), (1, 1, *strides), "NCHW"
         pool = type(self).pool_function
         return pool(
             inputs, ksize=ksize, strides=strides, padding=self.padding.upper(), data_format=fmt

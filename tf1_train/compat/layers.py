@@ -15,27 +15,53 @@ from tf1_train.compat._conv import (
     MaxPooling2D,
     SeparableConv2D,
 )
+from tf1_train.compat._conv_nd import (
+    AveragePooling1D,
+    AveragePooling3D,
+    Conv1D,
+    Conv3D,
+    Conv3DTranspose,
+    MaxPooling1D,
+    MaxPooling3D,
+    SeparableConv1D,
+)
 from tf1_train.compat._core import Dense, Dropout, Flatten, dense, dropout, flatten
 
 __all__ = [
+    "AveragePooling1D",
     "AveragePooling2D",
+    "AveragePooling3D",
     "BatchNormalization",
+    "Conv1D",
     "Conv2D",
     "Conv2DTranspose",
+    "Conv3D",
+    "Conv3DTranspose",
     "Dense",
     "Dropout",
     "Flatten",
     "Layer",
+    "MaxPooling1D",
     "MaxPooling2D",
+    "MaxPooling3D",
+    "SeparableConv1D",
     "SeparableConv2D",
+    "average_pooling1d",
     "average_pooling2d",
+    "average_pooling3d",
     "batch_normalization",
+    "conv1d",
     "conv2d",
     "conv2d_transpose",
+    "conv3d",
+    "conv3d_transpose",
     "dense",
     "dropout",
     "flatten",
+    "max_pooling1d",
     "max_pooling2d",
+    "max_pooling3d",
+    "separable_conv1d",
     "separable_conv2d",
 ]
 
@@ -89,6 +115,64 @@ def conv2d_transpose(
     return Conv2DTranspose(**_conv_args(locals()))(inputs)
 
 
+# TF 1.x's signatures, one convolution after another
+# fmt: off
+def conv1d(inputs, filters: int, kernel_size, strides=1, padding: str = "valid",
+           data_format: str = "channels_last", dilation_rate=1, activation=None,
+           use_bias: bool = True, kernel_initializer=None, bias_initializer=ZEROS,
+           kernel_regularizer: Optional[Callable] = None,
+           bias_regularizer: Optional[Callable] = None,
+           activity_regularizer: Optional[Callable] = None,
+           kernel_constraint: Optional[Callable] = None,
+           bias_constraint: Optional[Callable] = None, trainable: bool = True,
+           name: Optional[str] = None, reuse=None):
+    """``tf.compat.v1.layers.conv1d``; ``padding='causal'`` too."""
+    return Conv1D(**_conv_args(locals()), dilation_rate=dilation_rate)(inputs)
+
+
+def conv3d(inputs, filters: int, kernel_size, strides=(1, 1, 1), padding: str = "valid",
+           data_format: str = "channels_last", dilation_rate=(1, 1, 1), activation=None,
+           use_bias: bool = True, kernel_initializer=None, bias_initializer=ZEROS,
+           kernel_regularizer: Optional[Callable] = None,
+           bias_regularizer: Optional[Callable] = None,
+           activity_regularizer: Optional[Callable] = None,
+           kernel_constraint: Optional[Callable] = None,
+           bias_constraint: Optional[Callable] = None, trainable: bool = True,
+           name: Optional[str] = None, reuse=None):
+    """``tf.compat.v1.layers.conv3d``."""
+    return Conv3D(**_conv_args(locals()), dilation_rate=dilation_rate)(inputs)
+
+
+def conv3d_transpose(inputs, filters: int, kernel_size, strides=(1, 1, 1),
+                     padding: str = "valid", data_format: str = "channels_last",
+                     activation=None, use_bias: bool = True, kernel_initializer=None,
+                     bias_initializer=ZEROS, kernel_regularizer: Optional[Callable] = None,
+                     bias_regularizer: Optional[Callable] = None,
+                     activity_regularizer: Optional[Callable] = None,
+                     kernel_constraint: Optional[Callable] = None,
+                     bias_constraint: Optional[Callable] = None, trainable: bool = True,
+                     name: Optional[str] = None, reuse=None):
+    """``tf.compat.v1.layers.conv3d_transpose``."""
+    return Conv3DTranspose(**_conv_args(locals()))(inputs)
+
+
+def separable_conv1d(inputs, filters: int, kernel_size, strides=1, padding: str = "valid",
+                     data_format: str = "channels_last", dilation_rate=1,
+                     depth_multiplier: int = 1, activation=None, use_bias: bool = True,
+                     depthwise_initializer=None, pointwise_initializer=None,
+                     bias_initializer=ZEROS, depthwise_regularizer: Optional[Callable] = None,
+                     pointwise_regularizer: Optional[Callable] = None,
+                     bias_regularizer: Optional[Callable] = None,
+                     activity_regularizer: Optional[Callable] = None,
+                     depthwise_constraint: Optional[Callable] = None,
+                     pointwise_constraint: Optional[Callable] = None,
+                     bias_constraint: Optional[Callable] = None, trainable: bool = True,
+                     name: Optional[str] = None, reuse=None):
+    """``tf.compat.v1.layers.separable_conv1d``."""
+    return _separable(SeparableConv1D, locals())
+# fmt: on
+
+
 def separable_conv2d(
     inputs,
     filters: int,
@@ -115,13 +199,18 @@ def separable_conv2d(
     reuse=None,
 ):
     """``tf.compat.v1.layers.separable_conv2d``."""
-    args = _conv_args(locals())
+    return _separable(SeparableConv2D, locals())
+
+
+def _separable(layer_class, given: dict):
+    args = _conv_args(given)
     for key in ("depthwise", "pointwise"):
         for part in ("initializer", "regularizer", "constraint"):
-            args[f"{key}_{part}"] = locals()[f"{key}_{part}"]
-    return SeparableConv2D(**args, dilation_rate=dilation_rate, depth_multiplier=depth_multiplier)(
-        inputs
+            args[f"{key}_{part}"] = given[f"{key}_{part}"]
+    layer = layer_class(
+        **args, dilation_rate=given["dilation_rate"], depth_multiplier=given["depth_multiplier"]
     )
+    return layer(given["inputs"])
 
 
 def _conv_args(given: dict) -> dict:
@@ -149,22 +238,24 @@ def _conv_args(given: dict) -> dict:
     return args
 
 
-def max_pooling2d(
-    inputs, pool_size, strides, padding="valid", data_format="channels_last", name=None
-):
-    """``tf.compat.v1.layers.max_pooling2d``."""
-    layer = MaxPooling2D(pool_size, strides, padding=padding, data_format=data_format, name=name)
-    return layer(inputs)
+def _pooling(layer_class, name: str):
+    """A functional pooling layer: TF 1.x's six had this one signature."""
+
+    def pool(inputs, pool_size, strides, padding="valid", data_format="channels_last", name=None):
+        layer = layer_class(pool_size, strides, padding=padding, data_format=data_format, name=name)
+        return layer(inputs)
+
+    pool.__name__ = pool.__qualname__ = name
+    pool.__doc__ = f"``tf.compat.v1.layers.{name}``."
+    return pool
 
 
-def average_pooling2d(
-    inputs, pool_size, strides, padding="valid", data_format="channels_last", name=None
-):
-    """``tf.compat.v1.layers.average_pooling2d``."""
-    layer = AveragePooling2D(
-        pool_size, strides, padding=padding, data_format=data_format, name=name
-    )
-    return layer(inputs)
+max_pooling1d = _pooling(MaxPooling1D, "max_pooling1d")
+average_pooling1d = _pooling(AveragePooling1D, "average_pooling1d")
+max_pooling2d = _pooling(MaxPooling2D, "max_pooling2d")
+average_pooling2d = _pooling(AveragePooling2D, "average_pooling2d")
+max_pooling3d = _pooling(MaxPooling3D, "max_pooling3d")
+average_pooling3d = _pooling(AveragePooling3D, "average_pooling3d")
 
 
 def __getattr__(name: str):
