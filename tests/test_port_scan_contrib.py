@@ -138,6 +138,19 @@ CASES = {
         "gone = ge.match_ops\n",  # not a name of TF 1.15's graph editor
         {10},
     ),
+    "seq2seq_ops_and_projector": (  # Rayhane-mamah's Tacotron-2, word2vec's projector
+        TF2 + "tf = tf.compat.v1\n"
+        "from tensorflow.contrib.seq2seq.python.ops import decoder, helper as helper_py\n"
+        "from tensorflow.contrib.seq2seq.python.ops.attention_wrapper import BahdanauAttention\n"
+        "base = decoder.Decoder\n"
+        "from tensorflow.contrib.seq2seq.python.ops.attention_wrapper import _bahdanau_score\n"
+        "import tensorflow.contrib.seq2seq.python.ops.no_such_module\n"
+        "config = tf.contrib.tensorboard.plugins.projector.ProjectorConfig\n"
+        "from tensorflow.contrib.tensorboard.plugins import projector\n"
+        "write = projector.visualize_embeddings\n"
+        "trace = tf.contrib.tensorboard.plugins.trace\n",  # not served
+        {6, 7, 11},
+    ),
     "signal": (  # keithito/tacotron's Griffin-Lim in TensorFlow
         TF2 + "tf = tf.compat.v1\n"
         "stft = tf.contrib.signal.stft\n"

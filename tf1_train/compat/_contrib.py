@@ -58,6 +58,7 @@ from tf1_train.compat import (
     _contrib_distributions,
     _contrib_eager,
     _contrib_estimator,
+    _contrib_paths,
     _contrib_tpu,
     graph_editor,
 )
@@ -274,13 +275,15 @@ def importable(submodule: str) -> bool:
 
     if submodule in _contrib_slim.SERVED:
         return _contrib_slim.available()
-    return submodule in PLACEHOLDERS
+    return submodule in PLACEHOLDERS or _contrib_paths.serves(submodule)
 
 
-def kept(submodule: str, name: str, deeper: str = "") -> bool:
-    """Whether ``tensorflow.contrib.<submodule>.<name>[.<deeper>]`` works after install()."""
+def kept(submodule: str, name: str, deeper: str = "", *tail: str) -> bool:
+    """Whether ``tensorflow.contrib.<submodule>.<name>[.<deeper>...]`` works after install()."""
     from tf1_train.compat import _contrib_slim
 
+    if submodule == "tensorboard" or (submodule == "seq2seq" and name == "python"):
+        return _contrib_paths.kept(submodule, [name, *([deeper] if deeper else []), *tail])
     if submodule in _contrib_slim.SERVED:
         return _contrib_slim.kept(submodule, name, deeper)
     if submodule == "learn":
@@ -388,4 +391,8 @@ def placeholder_modules() -> dict:
     package.graph_editor = graph_editor  # TF 1.15's editor again, a package of modules
     modules.update(graph_editor.sys_modules(PACKAGE))
     modules.update(_contrib_data.learn_modules())  # the paths pickled vocabularies name
+    modules.update(_contrib_paths.sys_modules())  # seq2seq's python.ops, the projector
+    modules[f"{PACKAGE}.seq2seq"].python = modules[f"{PACKAGE}.seq2seq.python"]
+    if f"{PACKAGE}.tensorboard" in modules:
+        package.tensorboard = modules[f"{PACKAGE}.tensorboard"]
     return modules

@@ -233,7 +233,8 @@ CONTRIB: Dict[str, str] = {
     "the other contrib-only cells (GridLSTMCell, PhasedLSTMCell, ...): "
     "tf.keras.layers RNN cells (not shared by variable_scope reuse) or a cell of your own",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
-    "seq2seq": "tf1_train.compat.install() (all of it)",
+    "seq2seq": "tf1_train.compat.install() (all of it, and the public names of its "
+    "python.ops.decoder, helper, attention_wrapper, ... modules)",
     "crf": "tf1_train.compat.install() (all of it)",
     "graph_editor": "no graph editor in TF 2: tf.recompute_grad for gradient checkpointing, "
     "a function called on the replacement for graph_replace; unmodified: "
@@ -263,7 +264,8 @@ CONTRIB: Dict[str, str] = {
     "linalg": "tf.linalg, its LinearOperator classes (LinearOperatorTriL, contrib's old name: "
     "tf.linalg.LinearOperatorLowerTriangular)",
     "predictor": "tf.saved_model.load",
-    "tensorboard": "tensorboard",
+    "tensorboard": "tensorboard.plugins.projector, the same module moved (unmodified: "
+    "tf1_train.compat.install() serves tf.contrib.tensorboard.plugins.projector as it)",
     "util": "tf.make_ndarray / tf.make_tensor_proto",
     "staging": "tensorflow.python.ops.data_flow_ops.StagingArea (private, still in 2.21), "
     "or tf.data's prefetch / tf.data.experimental.prefetch_to_device; unmodified: "

@@ -225,7 +225,7 @@ def _placeholder(path: str) -> bool:
     submodule, *rest = path[len(PACKAGE) + 1 :].split(".")
     if not _contrib.importable(submodule):
         return False
-    return not rest or _contrib.kept(submodule, *rest[:2])
+    return not rest or _contrib.kept(submodule, *rest[:4])
 
 
 def _what(construct: str, path: str) -> str:

@@ -1,0 +1,119 @@
+"""Two more ``tensorflow.contrib`` paths TF 1.x programs import, served by
+install() as modules of their own:
+
+- ``tensorflow.contrib.seq2seq.python.ops.<module>``: contrib's implementation
+  modules, which code that subclassed its decoder imported directly
+  (Rayhane-mamah's Tacotron-2: ``from tensorflow.contrib.seq2seq.python.ops
+  import decoder, helper as helper_py``; ``...attention_wrapper import
+  BahdanauAttention``). Each serves TF 1.15's public names of that module,
+  the same objects as ``tf.contrib.seq2seq``'s; a private name (``_bahdanau_score``)
+  raises one line, as tf1_train.compat's own helpers take other arguments.
+- ``tensorflow.contrib.tensorboard.plugins.projector``: TensorBoard's
+  ``tensorboard.plugins.projector``, which is that module moved (the same
+  ``ProjectorConfig`` proto, and ``visualize_embeddings`` takes a
+  ``FileWriter`` as TF 1.x's did): TensorFlow's word2vec tutorial and NLP
+  code bases write their embedding projector configs with it.
+"""
+
+import importlib
+import types
+
+PACKAGE = "tensorflow.contrib"
+OPS = PACKAGE + ".seq2seq.python.ops"
+# module -> (the tf1_train.compat modules holding it, TF 1.15's public names)
+SEQ2SEQ_OPS = {
+    "attention_wrapper": (
+        ("_contrib_attention_wrapper", "_contrib_monotonic_attention"),
+        ("AttentionMechanism", "AttentionWrapper", "AttentionWrapperState",
+         "BahdanauAttention", "BahdanauMonotonicAttention", "LuongAttention",
+         "LuongMonotonicAttention", "hardmax", "monotonic_attention", "safe_cumprod"),
+    ),
+    "basic_decoder": (("_contrib_decode",), ("BasicDecoder", "BasicDecoderOutput")),
+    "beam_search_decoder": (
+        ("_contrib_beam_search",),
+        ("BeamSearchDecoder", "BeamSearchDecoderOutput", "BeamSearchDecoderState",
+         "FinalBeamSearchDecoderOutput", "tile_batch"),
+    ),
+    "beam_search_ops": (("_contrib_beam_search",), ("gather_tree",)),
+    "decoder": (("_contrib_decode",), ("Decoder", "dynamic_decode")),
+    "helper": (
+        ("_contrib_decode_helpers",),
+        ("CustomHelper", "GreedyEmbeddingHelper", "Helper", "InferenceHelper",
+         "SampleEmbeddingHelper", "ScheduledEmbeddingTrainingHelper",
+         "ScheduledOutputTrainingHelper", "TrainingHelper"),
+    ),
+    "loss": (("_contrib_decode",), ("sequence_loss",)),
+}  # fmt: skip
+PROJECTOR = PACKAGE + ".tensorboard.plugins.projector"
+PROJECTOR_NAMES = ("EmbeddingInfo", "ProjectorConfig", "SpriteMetadata", "visualize_embeddings")
+
+
+def seq2seq_kept(module: str, name: str = "") -> bool:
+    """Whether ``tensorflow.contrib.seq2seq.python.ops.<module>[.<name>]`` works."""
+    return module in SEQ2SEQ_OPS and (not name or name in SEQ2SEQ_OPS[module][1])
+
+
+def projector_available() -> bool:
+    return importlib.util.find_spec("tensorboard") is not None
+
+
+def _ops_module(module: str) -> types.ModuleType:
+    holders, names = SEQ2SEQ_OPS[module]
+    full = f"{OPS}.{module}"
+    served = types.ModuleType(full, f"TF 1.15's {full}: its public names (tf1_train.compat)")
+
+    def __getattr__(name: str):
+        if name in names:
+            for holder in holders:
+                found = getattr(importlib.import_module(f"tf1_train.compat.{holder}"), name, None)
+                if found is not None:
+                    return found
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(
+            f"{full}.{name}: tf1_train.compat serves this module's public names only "
+            f"({', '.join(names)}); TF 1.15's private helpers took other arguments than "
+            "tf1_train.compat's, so copy the one you need into your code"
+        )
+
+    served.__getattr__ = __getattr__
+    return served
+
+
+def _package(name: str, **children) -> types.ModuleType:
+    package = types.ModuleType(name, "a package level of a TF 1.x contrib path (tf1_train.compat)")
+    package.__path__ = []
+    for child, module in children.items():
+        setattr(package, child, module)
+    return package
+
+
+def sys_modules() -> dict:
+    """{module name: module} for install() to put in sys.modules."""
+    ops = {m: _ops_module(m) for m in SEQ2SEQ_OPS}
+    modules = {f"{OPS}.{m}": module for m, module in ops.items()}
+    modules[OPS] = _package(OPS, **ops)
+    modules[PACKAGE + ".seq2seq.python"] = _package(PACKAGE + ".seq2seq.python", ops=modules[OPS])
+    if projector_available():
+        projector = importlib.import_module("tensorboard.plugins.projector")
+        plugins = _package(PACKAGE + ".tensorboard.plugins", projector=projector)
+        modules[PROJECTOR] = projector
+        modules[PACKAGE + ".tensorboard.plugins"] = plugins
+        modules[PACKAGE + ".tensorboard"] = _package(PACKAGE + ".tensorboard", plugins=plugins)
+    return modules
+
+
+def serves(submodule: str) -> bool:
+    """Whether this module serves paths under ``tensorflow.contrib.<submodule>``."""
+    return submodule == "tensorboard" and projector_available()
+
+
+def kept(submodule: str, rest) -> bool:
+    """Whether ``tensorflow.contrib.<submodule>.<rest...>`` works after install(),
+    for the paths this module serves (seq2seq's ``python`` level, tensorboard)."""
+    if submodule == "seq2seq":
+        if len(rest) <= 2:
+            return rest in (["python"], ["python", "ops"])
+        return rest[:2] == ["python", "ops"] and seq2seq_kept(*rest[2:4])
+    levels = ["plugins", "projector"]
+    return rest[:2] == levels[: len(rest[:2])] and (len(rest) < 3 or rest[2] in PROJECTOR_NAMES)
