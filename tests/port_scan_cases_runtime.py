@@ -8,7 +8,8 @@ when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
 (tf1_train/port/private_paths.py), the freeze scripts' batch-norm fix
 (tf1_train/port/freeze_rules.py), ``v += x`` on a variable
 (tf1_train/port/variable_rules.py), librosa 0.10's keyword-only arguments and
-defaults (tf1_train/port/librosa_rules.py); joined to tests/port_scan_cases.py's
+defaults (tf1_train/port/librosa_rules.py), Keras 2's modules under Keras 3
+(tf1_train/port/keras2_rules.py); joined to tests/port_scan_cases.py's
 CASES. Snippets are never run."""
 
 TF = "import tensorflow as tf\n"
@@ -194,5 +195,18 @@ RUNTIME = [
         "import librosa\nimport scipy.io.wavfile\nscipy.io.wavfile.write(path, sr, y)\n"
         "from librosa.util import normalize\ne = librosa.feature.rms(y=audio)\n"
         "db = librosa.core.power_to_db(s ** 2)\n",
+    ),
+    (
+        "keras2-module",
+        "import keras\nfrom keras import backend as K\n"
+        "from keras.utils import np_utils  # expect: keras2-module\n"
+        "from keras.layers.merge import concatenate  # expect: keras2-module\n"
+        "import keras.backend.tensorflow_backend as KTF  # expect: keras2-module\n"
+        "y = keras.utils.np_utils.to_categorical(labels, 10)  # expect: keras2-module\n"
+        "from keras.engine.topology import Layer  # expect: keras2-module\n"
+        "session = K.tensorflow_backend.get_session()  # expect: keras2-module\n",
+        "import keras\nfrom keras import backend as K\nfrom keras.utils import to_categorical\n"
+        "from keras.layers import concatenate, Layer\ny = keras.utils.to_categorical(labels, 10)\n"
+        "import tensorflow as tf\nz = tf.keras.layers.Dense(3)\nfrom keras.layers import Dense\n",
     ),
 ]

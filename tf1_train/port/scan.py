@@ -20,6 +20,7 @@ from tf1_train.port import (
     checks,
     contrib_rules,  # noqa: F401 (registers its rules)
     freeze_rules,
+    keras2_rules,
     librosa_rules,
     numpy_rules,
     paths,
@@ -182,6 +183,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(numpy_rules.findings(parsed.tree))
     raw.extend(scipy_rules.findings(parsed.tree))
     raw.extend(librosa_rules.findings(parsed.tree))
+    raw.extend(keras2_rules.findings(parsed.tree))
     raw.extend(py2_rules.findings(parsed.tree))
     raw.extend(freeze_rules.findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
