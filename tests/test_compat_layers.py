@@ -13,6 +13,7 @@ batch normalization.
 
 import functools
 import importlib.util
+import inspect
 import json
 import os
 import pathlib
@@ -156,6 +157,27 @@ def _tensorflow_private_layers():
             if hasattr(module, name):
                 found[name] = getattr(module, name)
     return types.SimpleNamespace(**found)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["conv1d", "conv2d", "conv3d", "conv2d_transpose", "conv3d_transpose", "separable_conv1d",
+     "separable_conv2d", "max_pooling1d", "average_pooling2d", "max_pooling3d"],
+)  # fmt: skip
+def test_functional_signatures_are_the_legacy_ones_positional_order_and_defaults(name):
+    from tensorflow.python.layers import convolutional, pooling
+
+    theirs = getattr(pooling if "pooling" in name else convolutional, name)
+    ours = getattr(layers, name)
+    assert ours.__name__ == name
+    pairs = zip(
+        inspect.signature(ours).parameters.values(), inspect.signature(theirs).parameters.values()
+    )
+    for mine, legacy in pairs:
+        assert mine.name == legacy.name
+        if not callable(legacy.default):  # bias_initializer: an initializer object each
+            assert mine.default == legacy.default, (name, mine.name)
+    assert len(inspect.signature(ours).parameters) == len(inspect.signature(theirs).parameters)
 
 
 # Not dropout_training: TensorFlow's private Dropout gives every call of one

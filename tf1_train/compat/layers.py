@@ -66,151 +66,110 @@ __all__ = [
 ]
 
 
-def conv2d(
-    inputs,
-    filters: int,
-    kernel_size,
-    strides=(1, 1),
-    padding: str = "valid",
-    data_format: str = "channels_last",
-    dilation_rate=(1, 1),
-    activation=None,
-    use_bias: bool = True,
-    kernel_initializer=None,
-    bias_initializer=ZEROS,
-    kernel_regularizer: Optional[Callable] = None,
-    bias_regularizer: Optional[Callable] = None,
-    activity_regularizer: Optional[Callable] = None,
-    kernel_constraint: Optional[Callable] = None,
-    bias_constraint: Optional[Callable] = None,
-    trainable: bool = True,
-    name: Optional[str] = None,
-    reuse=None,
-):
-    """``tf.compat.v1.layers.conv2d``."""
-    return Conv2D(**_conv_args(locals()), dilation_rate=dilation_rate)(inputs)
+# TF 1.x's functional convolutions of one kind differed only in their layer and in the
+# rank of their tuple defaults (strides=1, (1, 1), (1, 1, 1)): one signature per kind.
+def _convolution(layer_class, name: str, ones):
+    def conv(
+        inputs,
+        filters: int,
+        kernel_size,
+        strides=ones,
+        padding: str = "valid",
+        data_format: str = "channels_last",
+        dilation_rate=ones,
+        activation=None,
+        use_bias: bool = True,
+        kernel_initializer=None,
+        bias_initializer=ZEROS,
+        kernel_regularizer: Optional[Callable] = None,
+        bias_regularizer: Optional[Callable] = None,
+        activity_regularizer: Optional[Callable] = None,
+        kernel_constraint: Optional[Callable] = None,
+        bias_constraint: Optional[Callable] = None,
+        trainable: bool = True,
+        name: Optional[str] = None,
+        reuse=None,
+    ):
+        return layer_class(**_conv_args(locals()), dilation_rate=dilation_rate)(inputs)
+
+    return _named(conv, name)
 
 
-def conv2d_transpose(
-    inputs,
-    filters: int,
-    kernel_size,
-    strides=(1, 1),
-    padding: str = "valid",
-    data_format: str = "channels_last",
-    activation=None,
-    use_bias: bool = True,
-    kernel_initializer=None,
-    bias_initializer=ZEROS,
-    kernel_regularizer: Optional[Callable] = None,
-    bias_regularizer: Optional[Callable] = None,
-    activity_regularizer: Optional[Callable] = None,
-    kernel_constraint: Optional[Callable] = None,
-    bias_constraint: Optional[Callable] = None,
-    trainable: bool = True,
-    name: Optional[str] = None,
-    reuse=None,
-):
-    """``tf.compat.v1.layers.conv2d_transpose``."""
-    return Conv2DTranspose(**_conv_args(locals()))(inputs)
+def _transpose(layer_class, name: str, ones):
+    def conv_transpose(
+        inputs,
+        filters: int,
+        kernel_size,
+        strides=ones,
+        padding: str = "valid",
+        data_format: str = "channels_last",
+        activation=None,
+        use_bias: bool = True,
+        kernel_initializer=None,
+        bias_initializer=ZEROS,
+        kernel_regularizer: Optional[Callable] = None,
+        bias_regularizer: Optional[Callable] = None,
+        activity_regularizer: Optional[Callable] = None,
+        kernel_constraint: Optional[Callable] = None,
+        bias_constraint: Optional[Callable] = None,
+        trainable: bool = True,
+        name: Optional[str] = None,
+        reuse=None,
+    ):
+        return layer_class(**_conv_args(locals()))(inputs)
+
+    return _named(conv_transpose, name)
 
 
-# TF 1.x's signatures, one convolution after another
-# fmt: off
-def conv1d(inputs, filters: int, kernel_size, strides=1, padding: str = "valid",
-           data_format: str = "channels_last", dilation_rate=1, activation=None,
-           use_bias: bool = True, kernel_initializer=None, bias_initializer=ZEROS,
-           kernel_regularizer: Optional[Callable] = None,
-           bias_regularizer: Optional[Callable] = None,
-           activity_regularizer: Optional[Callable] = None,
-           kernel_constraint: Optional[Callable] = None,
-           bias_constraint: Optional[Callable] = None, trainable: bool = True,
-           name: Optional[str] = None, reuse=None):
-    """``tf.compat.v1.layers.conv1d``; ``padding='causal'`` too."""
-    return Conv1D(**_conv_args(locals()), dilation_rate=dilation_rate)(inputs)
+def _separable(layer_class, name: str, ones):
+    def separable_conv(
+        inputs,
+        filters: int,
+        kernel_size,
+        strides=ones,
+        padding: str = "valid",
+        data_format: str = "channels_last",
+        dilation_rate=ones,
+        depth_multiplier: int = 1,
+        activation=None,
+        use_bias: bool = True,
+        depthwise_initializer=None,
+        pointwise_initializer=None,
+        bias_initializer=ZEROS,
+        depthwise_regularizer: Optional[Callable] = None,
+        pointwise_regularizer: Optional[Callable] = None,
+        bias_regularizer: Optional[Callable] = None,
+        activity_regularizer: Optional[Callable] = None,
+        depthwise_constraint: Optional[Callable] = None,
+        pointwise_constraint: Optional[Callable] = None,
+        bias_constraint: Optional[Callable] = None,
+        trainable: bool = True,
+        name: Optional[str] = None,
+        reuse=None,
+    ):
+        args = _conv_args(locals())
+        for key in ("depthwise", "pointwise"):
+            for part in ("initializer", "regularizer", "constraint"):
+                args[f"{key}_{part}"] = locals()[f"{key}_{part}"]
+        layer = layer_class(**args, dilation_rate=dilation_rate, depth_multiplier=depth_multiplier)
+        return layer(inputs)
+
+    return _named(separable_conv, name)
 
 
-def conv3d(inputs, filters: int, kernel_size, strides=(1, 1, 1), padding: str = "valid",
-           data_format: str = "channels_last", dilation_rate=(1, 1, 1), activation=None,
-           use_bias: bool = True, kernel_initializer=None, bias_initializer=ZEROS,
-           kernel_regularizer: Optional[Callable] = None,
-           bias_regularizer: Optional[Callable] = None,
-           activity_regularizer: Optional[Callable] = None,
-           kernel_constraint: Optional[Callable] = None,
-           bias_constraint: Optional[Callable] = None, trainable: bool = True,
-           name: Optional[str] = None, reuse=None):
-    """``tf.compat.v1.layers.conv3d``."""
-    return Conv3D(**_conv_args(locals()), dilation_rate=dilation_rate)(inputs)
+def _named(function, name: str):
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``tf.compat.v1.layers.{name}``."
+    return function
 
 
-def conv3d_transpose(inputs, filters: int, kernel_size, strides=(1, 1, 1),
-                     padding: str = "valid", data_format: str = "channels_last",
-                     activation=None, use_bias: bool = True, kernel_initializer=None,
-                     bias_initializer=ZEROS, kernel_regularizer: Optional[Callable] = None,
-                     bias_regularizer: Optional[Callable] = None,
-                     activity_regularizer: Optional[Callable] = None,
-                     kernel_constraint: Optional[Callable] = None,
-                     bias_constraint: Optional[Callable] = None, trainable: bool = True,
-                     name: Optional[str] = None, reuse=None):
-    """``tf.compat.v1.layers.conv3d_transpose``."""
-    return Conv3DTranspose(**_conv_args(locals()))(inputs)
-
-
-def separable_conv1d(inputs, filters: int, kernel_size, strides=1, padding: str = "valid",
-                     data_format: str = "channels_last", dilation_rate=1,
-                     depth_multiplier: int = 1, activation=None, use_bias: bool = True,
-                     depthwise_initializer=None, pointwise_initializer=None,
-                     bias_initializer=ZEROS, depthwise_regularizer: Optional[Callable] = None,
-                     pointwise_regularizer: Optional[Callable] = None,
-                     bias_regularizer: Optional[Callable] = None,
-                     activity_regularizer: Optional[Callable] = None,
-                     depthwise_constraint: Optional[Callable] = None,
-                     pointwise_constraint: Optional[Callable] = None,
-                     bias_constraint: Optional[Callable] = None, trainable: bool = True,
-                     name: Optional[str] = None, reuse=None):
-    """``tf.compat.v1.layers.separable_conv1d``."""
-    return _separable(SeparableConv1D, locals())
-# fmt: on
-
-
-def separable_conv2d(
-    inputs,
-    filters: int,
-    kernel_size,
-    strides=(1, 1),
-    padding: str = "valid",
-    data_format: str = "channels_last",
-    dilation_rate=(1, 1),
-    depth_multiplier: int = 1,
-    activation=None,
-    use_bias: bool = True,
-    depthwise_initializer=None,
-    pointwise_initializer=None,
-    bias_initializer=ZEROS,
-    depthwise_regularizer: Optional[Callable] = None,
-    pointwise_regularizer: Optional[Callable] = None,
-    bias_regularizer: Optional[Callable] = None,
-    activity_regularizer: Optional[Callable] = None,
-    depthwise_constraint: Optional[Callable] = None,
-    pointwise_constraint: Optional[Callable] = None,
-    bias_constraint: Optional[Callable] = None,
-    trainable: bool = True,
-    name: Optional[str] = None,
-    reuse=None,
-):
-    """``tf.compat.v1.layers.separable_conv2d``."""
-    return _separable(SeparableConv2D, locals())
-
-
-def _separable(layer_class, given: dict):
-    args = _conv_args(given)
-    for key in ("depthwise", "pointwise"):
-        for part in ("initializer", "regularizer", "constraint"):
-            args[f"{key}_{part}"] = given[f"{key}_{part}"]
-    layer = layer_class(
-        **args, dilation_rate=given["dilation_rate"], depth_multiplier=given["depth_multiplier"]
-    )
-    return layer(given["inputs"])
+conv1d = _convolution(Conv1D, "conv1d", 1)  # padding='causal' too
+conv2d = _convolution(Conv2D, "conv2d", (1, 1))
+conv3d = _convolution(Conv3D, "conv3d", (1, 1, 1))
+conv2d_transpose = _transpose(Conv2DTranspose, "conv2d_transpose", (1, 1))
+conv3d_transpose = _transpose(Conv3DTranspose, "conv3d_transpose", (1, 1, 1))
+separable_conv1d = _separable(SeparableConv1D, "separable_conv1d", 1)
+separable_conv2d = _separable(SeparableConv2D, "separable_conv2d", (1, 1))
 
 
 def _conv_args(given: dict) -> dict:
@@ -245,9 +204,7 @@ def _pooling(layer_class, name: str):
         layer = layer_class(pool_size, strides, padding=padding, data_format=data_format, name=name)
         return layer(inputs)
 
-    pool.__name__ = pool.__qualname__ = name
-    pool.__doc__ = f"``tf.compat.v1.layers.{name}``."
-    return pool
+    return _named(pool, name)
 
 
 max_pooling1d = _pooling(MaxPooling1D, "max_pooling1d")
