@@ -4,7 +4,8 @@ when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
 ``.value`` (tf1_train/port/checks.py), NumPy's removed builtin aliases and NumPy
 2's removals (tf1_train/port/numpy_rules.py), SciPy's removals
 (tf1_train/port/scipy_rules.py), Python 2 names in Python 3 source
-(tf1_train/port/py2_rules.py), TensorFlow's private modules
+(tf1_train/port/py2_rules.py), Python 3 names later Pythons removed
+(tf1_train/port/py3_rules.py), TensorFlow's private modules
 (tf1_train/port/private_paths.py), the freeze scripts' batch-norm fix
 (tf1_train/port/freeze_rules.py), ``v += x`` on a variable
 (tf1_train/port/variable_rules.py), librosa 0.10's keyword-only arguments and
@@ -208,5 +209,21 @@ RUNTIME = [
         "import keras\nfrom keras import backend as K\nfrom keras.utils import to_categorical\n"
         "from keras.layers import concatenate, Layer\ny = keras.utils.to_categorical(labels, 10)\n"
         "import tensorflow as tf\nz = tf.keras.layers.Dense(3)\nfrom keras.layers import Dense\n",
+    ),
+    (
+        "python3-removed",
+        "import collections\nimport time\nimport inspect as ins\n"
+        "start = time.clock()  # expect: python3-removed\n"
+        "ok = isinstance(x, collections.Iterable)  # expect: python3-removed\n"
+        "from collections import Mapping  # expect: python3-removed\n"
+        "spec = ins.getargspec(f)  # expect: python3-removed\n"
+        "import imp  # expect: python3-removed\n"
+        "if t.isAlive():  # expect: python3-removed\n    pass\n"
+        "self.assertEquals(a, b)  # expect: python3-removed\n",
+        "import collections\nimport collections.abc\nimport time\nimport inspect\n"
+        "start = time.perf_counter()\nok = isinstance(x, collections.abc.Iterable)\n"
+        "spec = inspect.getfullargspec(f)\nimport importlib\nif t.is_alive():\n    pass\n"
+        "self.assertEqual(a, b)\nfrom distutils.version import LooseVersion\n"
+        "d = collections.OrderedDict()\nclock = time.clock if hasattr(time, 'clock') else None\n",
     ),
 ]

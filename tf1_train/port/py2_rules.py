@@ -196,18 +196,19 @@ def _bound_names(tree: ast.AST) -> Set[str]:
     return bound
 
 
-def _provided_for(tree: ast.AST) -> Set[int]:
+def _provided_for(tree: ast.AST, probes=None) -> Set[int]:
     """Ids of the nodes in a try whose handler goes on (its body and its
     fallback: either is the other Python's), or in a Python version test or a
-    ``hasattr`` probe, test and branches."""
+    ``hasattr`` probe (``probes``, by default _probes), test and branches."""
+    probes = probes or _probes
     skip: Set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Try) and any(_goes_on(h) for h in node.handlers):
             parts = node.body + [n for h in node.handlers for n in h.body]  # and the fallback
             skip.update(id(n) for b in parts for n in ast.walk(b))
-        elif isinstance(node, (ast.If, ast.IfExp)) and _probes(node.test):
+        elif isinstance(node, (ast.If, ast.IfExp)) and probes(node.test):
             skip.update(id(n) for n in ast.walk(node))
-        elif isinstance(node, ast.BoolOp) and any(_probes(v) for v in node.values[:-1]):
+        elif isinstance(node, ast.BoolOp) and any(probes(v) for v in node.values[:-1]):
             skip.update(id(n) for n in ast.walk(node))  # `PY2 and isinstance(x, unicode)`
     return skip
 

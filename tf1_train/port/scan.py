@@ -26,6 +26,7 @@ from tf1_train.port import (
     paths,
     private_paths,
     py2_rules,
+    py3_rules,
     python2,
     runtime_rules,
     scipy_rules,
@@ -185,6 +186,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(librosa_rules.findings(parsed.tree))
     raw.extend(keras2_rules.findings(parsed.tree))
     raw.extend(py2_rules.findings(parsed.tree))
+    raw.extend(py3_rules.findings(parsed.tree))
     raw.extend(freeze_rules.findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
     raw.extend(variable_rules.findings(parsed.tree, parsed.aliases.resolve))
