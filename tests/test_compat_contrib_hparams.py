@@ -47,8 +47,8 @@ def test_contrib_training_serves_them_and_refuses_the_rest_in_one_line(installed
     assert imported is HParams and tf.contrib.training.HParams is HParams
     assert parse_values is _contrib_hparams.parse_values
     assert parse_values("a=1,b=[x,y]", {"a": int, "b": str}) == {"a": 1, "b": ["x", "y"]}
-    with pytest.raises(AttributeError, match="bucket_by_sequence_length.*tf.data"):
-        tf.contrib.training.bucket_by_sequence_length  # noqa: B018
+    with pytest.raises(AttributeError, match="stratified_sample.*tf.data"):
+        tf.contrib.training.stratified_sample  # noqa: B018
 
 
 def test_hparamdef_protos_are_one_line_saying_what_to_pass():

@@ -76,7 +76,7 @@ def test_contrib_placeholders_import_and_refuse_every_name(installed):
     with pytest.raises(AttributeError, match="create_eval_graph was removed with tf.contrib"):
         quantize.create_eval_graph()
     with pytest.raises(ImportError):  # try/except ImportError fallbacks still fall back
-        exec("from tensorflow.contrib.training import bucket_by_sequence_length", {})
+        exec("from tensorflow.contrib.training import batch_sequences_with_states", {})
     with pytest.raises(ImportError, match="GridLSTMCell"):
         exec("from tensorflow.contrib.rnn import GridLSTMCell", {})
     names = {}

@@ -78,7 +78,7 @@ CASES = {
         "w = s2s.embedding_attention_seq2seq\n"
         "p = rnn.NASCell\n"
         "import tensorflow.contrib.slim as slim\n"
-        "from tensorflow.contrib.training import bucket_by_sequence_length\n"
+        "from tensorflow.contrib.training import batch_sequences_with_states\n"
         "hp = HParams(lr=0.1).parse('lr=0.2')\n"
         "from tensorflow.contrib import distributions as tfd\n"
         "kl = tfd.kl_divergence\n"

@@ -44,8 +44,8 @@ Only these submodules: ``import tensorflow.contrib.X`` of any other still
 raises ``ModuleNotFoundError``, so ``try: ... except ImportError:``
 fallbacks keep working, and ``from tensorflow.contrib.rnn import
 GridLSTMCell`` raises ``ImportError`` as before. ``.training`` keeps
-``HParams`` and ``parse_values``, pure Python that went with it
-(_contrib_hparams.py), and ``.distributions`` the 24 of TensorFlow's own
+``HParams`` and ``parse_values`` (_contrib_hparams.py) and its bucketing
+queues (_contrib_bucket.py), ``.distributions`` the 24 of TensorFlow's own
 distributions it re-exported (_contrib_distributions.py).
 """
 
@@ -67,8 +67,8 @@ PACKAGE = "tensorflow.contrib"
 PLACEHOLDERS = {
     "quantize": "quantization-aware training is in the tensorflow-model-optimization "
     "package (tfmot.quantization.keras), for Keras models",
-    "training": "HParams and parse_values are kept (TF 1.15's behaviour); its input and "
-    "queue helpers (bucket_by_sequence_length, batch_sequences_with_states, "
+    "training": "HParams, parse_values, bucket and bucket_by_sequence_length are kept "
+    "(TF 1.15's behaviour); its other input and queue helpers (batch_sequences_with_states, "
     "stratified_sample, ...): tf.data",
     "rnn": "its core cells, static_rnn, stack_bidirectional_(dynamic_)rnn and the fused "
     "LSTMBlockCell, LSTMBlockFusedCell, GRUBlockCell(V2), TimeReversedFusedRNN, "
@@ -161,8 +161,9 @@ DYNAMIC_SEQ2SEQ = {
                              "BeamSearchDecoderState", "FinalBeamSearchDecoderOutput",
                              "gather_tree", "tile_batch"),
 }  # fmt: skip
-# tf.contrib.training's pure-Python hyperparameter object (_contrib_hparams.py)
-TRAINING_KEPT = ("HParams", "parse_values")
+# tf.contrib.training's HParams (_contrib_hparams.py) and bucketing queues (_contrib_bucket.py)
+HPARAMS_KEPT = ("HParams", "parse_values")
+TRAINING_KEPT = HPARAMS_KEPT + ("bucket", "bucket_by_sequence_length")
 # tf.contrib.signal's names in TF 1.15, all tf.signal's own functions there and in 2.21
 # (its remove_undocumented() dropped the `frames` alias the module defined)
 SIGNAL_KEPT = ("frame", "hamming_window", "hann_window", "inverse_stft", "inverse_stft_window_fn",
@@ -243,9 +244,9 @@ def _signal(name: str):
 
 
 def _training(name: str):
-    from tf1_train.compat import _contrib_hparams
+    from tf1_train.compat import _contrib_bucket, _contrib_hparams
 
-    return getattr(_contrib_hparams, name)
+    return getattr(_contrib_hparams if name in HPARAMS_KEPT else _contrib_bucket, name)
 
 
 # submodule: (the names it keeps, how to get one)
@@ -298,7 +299,8 @@ def kept(submodule: str, name: str, deeper: str = "", *tail: str) -> bool:
 # what each kept submodule serves after install() (tf-slim's three: describe())
 DESCRIBED = {
     "rnn": "the core cells and static_rnn it re-exported work, every other name raises",
-    "training": "HParams and parse_values work as in TF 1.15, every other name raises",
+    "training": "HParams, parse_values, bucket and bucket_by_sequence_length work as in "
+    "TF 1.15, every other name raises",
     "distributions": "its core distributions work (TensorFlow's classes), contrib's own raise",
     "data": "TF 1.15's names work (tf.data.experimental's, or rebuilt on tf.data), except "
     "the statistics aggregators, LMDBDataset and the Estimator hook",

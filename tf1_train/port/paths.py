@@ -216,8 +216,10 @@ CONTRIB: Dict[str, str] = {
     "framework": "tf_slim (arg_scope, get_variables...; unmodified: tf1_train.compat.install() "
     "serves them, and nest, sort, load_checkpoint... as TensorFlow's objects, when tf-slim is "
     "installed), or tf.compat.v1 / tf.nest / tf.sort",
-    "training": "tf.compat.v1.train, tf.data for its input helpers (HParams, parse_values: "
-    "unmodified, tf1_train.compat.install() serves them, or a dataclass)",
+    "training": "tf.compat.v1.train, tf.data for its input helpers "
+    "(bucket_by_sequence_length: tf.data.experimental.bucket_by_sequence_length; HParams, "
+    "parse_values, bucket, bucket_by_sequence_length: unmodified, tf1_train.compat.install() "
+    "serves them, or a dataclass)",
     "data": "tf.data.experimental's same names, or Dataset.batch(drop_remainder=True) / "
     "Dataset.window for its own (unmodified: tf1_train.compat.install() serves TF 1.15's names)",
     "learn": "none (removed; tf.data + a Session loop; ModeKeys' strings and "
