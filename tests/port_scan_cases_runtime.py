@@ -5,7 +5,8 @@ when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
 2's removals (tf1_train/port/numpy_rules.py), SciPy's removals
 (tf1_train/port/scipy_rules.py), Python 2 names in Python 3 source
 (tf1_train/port/py2_rules.py), Python 3 names later Pythons removed
-(tf1_train/port/py3_rules.py), TensorFlow's private modules
+(tf1_train/port/py3_rules.py), a step counter found by its name
+(tf1_train/port/global_step_rules.py), TensorFlow's private modules
 (tf1_train/port/private_paths.py), the freeze scripts' batch-norm fix
 (tf1_train/port/freeze_rules.py), ``v += x`` on a variable
 (tf1_train/port/variable_rules.py), librosa 0.10's keyword-only arguments and
@@ -209,6 +210,32 @@ RUNTIME = [
         "import keras\nfrom keras import backend as K\nfrom keras.utils import to_categorical\n"
         "from keras.layers import concatenate, Layer\ny = keras.utils.to_categorical(labels, 10)\n"
         "import tensorflow as tf\nz = tf.keras.layers.Dense(3)\nfrom keras.layers import Dense\n",
+    ),
+    (
+        "global-step-by-name",
+        "import tensorflow.compat.v1 as tf\n"
+        "global_step = tf.Variable(0, name='global_step', trainable=False)\n"
+        "step = tf.train.get_global_step()  # expect: global-step-by-name\n"
+        "hook = tf.train.StopAtStepHook(last_step=9)  # expect: global-step-by-name\n"
+        "with tf.train.MonitoredTrainingSession(hooks=[]) as s:  # expect: global-step-by-name\n"
+        "    pass\n",
+        "import tensorflow.compat.v1 as tf\n"
+        "global_step = tf.train.get_or_create_global_step()\n"
+        "step = tf.train.get_global_step()\nhook = tf.train.StopAtStepHook(last_step=9)\n"
+        "with tf.variable_scope('model'):\n"
+        "    inner = tf.Variable(0, name='global_step')\n"
+        "ref = tf.Variable(0, name='global_step', use_resource=False)\n",
+    ),
+    (
+        "global-step-supervisor",
+        "import tensorflow.compat.v1 as tf\n"
+        "global_step = tf.get_variable('global_step', [], tf.int32, trainable=False)\n"
+        "sv = tf.train.Supervisor(logdir='log')  # expect: global-step-supervisor\n",
+        "import tensorflow.compat.v1 as tf\n"
+        "global_step = tf.Variable(0, name='global_step', trainable=False)\n"
+        "sv = tf.train.Supervisor(logdir='log', global_step=global_step)\n"
+        "tf.add_to_collection(tf.GraphKeys.GLOBAL_STEP, global_step)\n"
+        "step = tf.train.get_global_step()\n",
     ),
     (
         "python3-removed",

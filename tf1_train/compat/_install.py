@@ -17,7 +17,8 @@ builtins (``np.int``) likewise, and ``tensorflow.contrib.quantize``,
 ``tensorflow.examples.tutorials.mnist`` (_tutorial_mnist.py), and
 ``tf.estimator`` when tensorflow-estimator is installed (_estimator.py), and
 SciPy's moved names and module paths as the program imports SciPy
-(_scipy_removed.py). Nothing else
+(_scipy_removed.py), and TensorFlow's step lookups find a counter made as
+``tf.Variable(0, name='global_step')`` (_global_step.py). Nothing else
 changes, and nothing changes until a program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
 still work on 2.21 and are left alone.
@@ -69,6 +70,7 @@ def install() -> None:
     _set(private_normalization, "normalization", layers)
     _restore_removed_names()
     _restore_operation_outputs()
+    _find_named_global_step()
     _restore_numpy_builtin_aliases()
     _add_contrib_placeholders()
     _add_tutorial_modules()
@@ -144,6 +146,20 @@ def _restore_removed_names() -> None:
         if name not in module.__dict__:
             root, attribute = source.split(".", 1)
             _set(module, name, getattr(roots[root], attribute))
+
+
+def _find_named_global_step() -> None:
+    """TensorFlow's step lookups find ``tf.Variable(0, name='global_step')``
+    again, as TF 1.x's did by that name (_global_step.py)."""
+    from tf1_train.compat import _global_step
+
+    v1_apis = [
+        m
+        for n, m in list(sys.modules.items())
+        if n.startswith("tensorflow") and n.endswith("compat.v1") and hasattr(m, "train")
+    ]
+    for where, name, value in _global_step.patches(v1_apis):
+        _set(where, name, value)
 
 
 def _restore_operation_outputs() -> None:

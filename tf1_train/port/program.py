@@ -34,6 +34,7 @@ class Program(NamedTuple):
     compat_installed: bool = False  # calls tf1_train.compat.install()
     v1_variables: bool = False  # reference variables (disable_resource_variables)
     v1_control_flow: bool = False  # Switch/Merge conds (disable_control_flow_v2)
+    named_step: bool = False  # tf.Variable(0, name='global_step') outside GLOBAL_STEP
 
 
 # What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's
@@ -49,6 +50,8 @@ INSTALL_FIXES = (
     "scipy-moved",
     "scipy-private-module",
     "slim-moved-names",
+    "global-step-by-name",
+    "global-step-supervisor",
 )
 V1_VARIABLES_NOTE = (
     "works only with TF 1.x's reference variables{also} on (python -m tf1_train.compat "
@@ -84,7 +87,7 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
             "works only with TF 1.x's shapes on (python -m tf1_train.compat --v1_shapes, "
             "disable_v2_tensorshape() or disable_v2_behavior())"
         )
-    if key == "variable-iadd" and program.v1_variables:
+    if (key == "variable-iadd" or key.startswith("global-step-")) and program.v1_variables:
         return WORKS, V1_VARIABLES_NOTE.format(also="")
     if key == "freeze-ref-ops" and program.v1_variables and program.v1_control_flow:
         return WORKS, V1_VARIABLES_NOTE.format(also=" and control flow")

@@ -20,6 +20,7 @@ from tf1_train.port import (
     checks,
     contrib_rules,  # noqa: F401 (registers its rules)
     freeze_rules,
+    global_step_rules,
     keras2_rules,
     librosa_rules,
     numpy_rules,
@@ -132,6 +133,9 @@ def scan(
         program = program._replace(eager_off=True, v1_shapes=program.v1_shapes or v1_shapes)
     if v1_variables:
         program = program._replace(v1_variables=True, v1_control_flow=True)
+    named = any(global_step_rules.names_a_step(f.tree, f.aliases.resolve) for f in parsed)
+    collected = any(global_step_rules.collects_a_step(f.tree, f.aliases.resolve) for f in parsed)
+    program = program._replace(named_step=named and not collected)
     findings = [x for f in parsed for x in _file_findings(f, program)]
     return Report([f.file for f in parsed], findings, errors)
 
@@ -190,6 +194,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(freeze_rules.findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
     raw.extend(variable_rules.findings(parsed.tree, parsed.aliases.resolve))
+    raw.extend(global_step_rules.findings(parsed.tree, parsed.aliases.resolve, program))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 
 
