@@ -59,13 +59,12 @@ def install() -> None:
     from tf1_train.compat import layers
 
     rnn_cell = _legacy_rnn_cells()
-    for name, module in list(sys.modules.items()):
-        if name.startswith("tensorflow") and name.endswith("compat.v1") and module is not None:
-            _set(module, "layers", layers)
-            _set(sys.modules, name + ".layers", layers)
-            if rnn_cell is not None:
-                _set(module.nn, "rnn_cell", rnn_cell)
-                _set(sys.modules, name + ".nn.rnn_cell", rnn_cell)
+    for name, module in _v1_apis():
+        _set(module, "layers", layers)
+        _set(sys.modules, name + ".layers", layers)
+        if rnn_cell is not None:
+            _set(module.nn, "rnn_cell", rnn_cell)
+            _set(sys.modules, name + ".nn.rnn_cell", rnn_cell)
     # tf-slim's batch_norm reads BatchNormalization through this lazy loader.
     _set(private_normalization, "normalization", layers)
     _restore_removed_names()
@@ -77,6 +76,16 @@ def install() -> None:
     _add_estimator()
     _add_scipy_names()
     _state["installed"] = True
+
+
+def _v1_apis() -> list:
+    """(name, module) of every copy of the v1 API imported so far
+    (tf.compat.v1, tf.compat.v1.compat.v1, ...)."""
+    return [
+        (name, module)
+        for name, module in list(sys.modules.items())
+        if name.startswith("tensorflow") and name.endswith("compat.v1") and module is not None
+    ]
 
 
 def _legacy_rnn_cells():
@@ -153,11 +162,7 @@ def _find_named_global_step() -> None:
     again, as TF 1.x's did by that name (_global_step.py)."""
     from tf1_train.compat import _global_step
 
-    v1_apis = [
-        m
-        for n, m in list(sys.modules.items())
-        if n.startswith("tensorflow") and n.endswith("compat.v1") and hasattr(m, "train")
-    ]
+    v1_apis = [module for _, module in _v1_apis() if hasattr(module, "train")]
     for where, name, value in _global_step.patches(v1_apis):
         _set(where, name, value)
 
@@ -216,9 +221,7 @@ def _add_contrib_placeholders() -> None:
     if getattr(tf, "contrib", None) is None:
         _set(tf, "contrib", package)
     prefixes = [PACKAGE + "."]
-    for v1_name, v1 in list(sys.modules.items()):
-        if not (v1_name.startswith("tensorflow") and v1_name.endswith("compat.v1")) or v1 is None:
-            continue
+    for v1_name, v1 in _v1_apis():
         _set(v1, "contrib", package)
         prefixes.append(f"{v1_name}.contrib.")
         for name, module in modules.items():
