@@ -115,9 +115,12 @@ def test_chief_checkpoint_restores_in_a_single_process_run(async_job):
 @pytest.mark.timeout(240)
 def test_an_fp16_job_keeps_its_loss_scale_on_the_ps_and_the_chief_saves_it(tmp_path):
     """The workers share one scale with the global step; the non-chief
-    worker finds it initialised (ready) like every other variable."""
+    worker finds it initialised (ready) like every other variable. At the
+    flags' learning rate: at 1.0, with momentum and stale async updates, the
+    weights outgrew float16 by step 28 in one full-suite run (loss nan on
+    both workers), though not in six runs of this test alone."""
     train = ["--flagfile=flags/launch.flags", "--train_steps=40", "--display_every=10",
-             "--precision=fp16", "--learning_rate=1.0", f"--train_dir={tmp_path}"]  # fmt: skip
+             "--precision=fp16", f"--train_dir={tmp_path}"]  # fmt: skip
     out = _launch(["--num_ps=1", "--num_workers=2"], train)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert re.search(r"^\[worker1\] worker1: \d+ local steps", out.stdout, re.M)
