@@ -243,6 +243,54 @@ def conv3d_family(tf, L):
     return {"h": h, "s": s, "m": m, "a": a, "t": t, "t2": t2}, {x: data}, [x]
 
 
+def wrapped_layers(tf, L):
+    """WaveNet's weight-normalised causal convolutions in small: Keras'
+    ``Wrapper`` subclassed around ``tf.layers`` layers, building the layer and
+    adding its variables itself, nested once, and one left to the default
+    build (``tf.keras.layers.Wrapper`` is TF 1.x's there: run under install()
+    on our side)."""
+    v1 = tf.compat.v1
+
+    class Normed(tf.keras.layers.Wrapper):
+        def __init__(self, layer, **kwargs):
+            super().__init__(layer, **kwargs)
+            self._track_trackable(layer, name="layer")
+
+        def build(self, input_shape):
+            input_shape = tf.TensorShape(input_shape).as_list()
+            self.input_spec = L.InputSpec(shape=input_shape)
+            self.layer.build(input_shape)
+            self.layer.built = False
+            kernel = self.layer.kernel
+            g = self.layer.add_variable("g", (kernel.shape[-1],), initializer=v1.ones_initializer())
+            self.layer.kernel = tf.nn.l2_normalize(kernel, axis=[0, 1]) * g
+            self.layer.built = True
+            super().build()
+
+        def call(self, inputs):
+            return self.layer.call(inputs)
+
+    class Causal(tf.keras.layers.Wrapper):
+        def build(self, input_shape):
+            self.layer.build(input_shape)
+            super().build()
+
+        def call(self, inputs):
+            width = self.layer.layer.kernel_size[0] - 1
+            return self.layer.call(tf.pad(inputs, [[0, 0], [width, 0], [0, 0]]))
+
+    class Doubled(tf.keras.layers.Wrapper):
+        def call(self, inputs):
+            return 2.0 * self.layer(inputs)
+
+    x, data = _input(tf, [2, 7, 3], seed=11)
+    with v1.variable_scope("block"):
+        c = Causal(Normed(L.Conv1D(4, 3, name="causal_conv")))(x)
+        n = Normed(L.Conv1D(4, 1, kernel_regularizer=_l2(tf, 0.1)))(c)
+    d = Doubled(L.Dense(3, kernel_regularizer=_l2(tf, 0.2)))(n)
+    return {"c": c, "n": n, "d": d}, {x: data}, [x]
+
+
 MODELS = {
     f.__name__: f
     for f in (
@@ -262,6 +310,7 @@ MODELS = {
         channels_first,
         conv1d_family,
         conv3d_family,
+        wrapped_layers,
     )
 }
 

@@ -212,6 +212,18 @@ RUNTIME = [
         "import tensorflow as tf\nz = tf.keras.layers.Dense(3)\nfrom keras.layers import Dense\n",
     ),
     (
+        "keras-wrapper-legacy-layer",
+        TF + "from tensorflow.keras.layers import Wrapper\n"
+        "class WeightNorm(tf.keras.layers.Wrapper):  # expect: keras-wrapper-legacy-layer\n"
+        "    pass\n"
+        "class Causal(Wrapper):  # expect: keras-wrapper-legacy-layer\n"
+        "    pass\n"
+        "conv = WeightNorm(tf.layers.Conv1D(4, 3))\n",
+        TF + "class WeightNorm(tf.keras.layers.Wrapper):\n    pass\n"
+        "class Other(tf.keras.layers.Layer):\n    pass\n"
+        "conv = WeightNorm(tf.keras.layers.Conv1D(4, 3))\n",
+    ),
+    (
         "global-step-by-name",
         "import tensorflow.compat.v1 as tf\n"
         "global_step = tf.Variable(0, name='global_step', trainable=False)\n"

@@ -16,6 +16,13 @@ from typing import Any, Callable, Optional
 
 import tensorflow as tf
 
+# TF 1.x's own InputSpec and its check (tf.layers.InputSpec was this class),
+# still in TensorFlow 2.21's private Keras 2 copy.
+from tensorflow.python.keras.engine.input_spec import (  # noqa: F401  (InputSpec: layers.py)
+    InputSpec,
+    assert_input_compatibility,
+)
+
 v1 = tf.compat.v1
 # The legacy defaults for biases, betas, gammas and moving statistics.
 ZEROS = v1.zeros_initializer()
@@ -187,9 +194,10 @@ class Layer:
         with v1.variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False):
             with tf.name_scope(self._scope.original_name_scope):
                 inputs = tf.convert_to_tensor(inputs)
+                assert_input_compatibility(getattr(self, "input_spec", None), inputs, self.name)
+                if self.dtype is None:  # also when a wrapper built the layer itself
+                    self.dtype = inputs.dtype.base_dtype
                 if not self.built:
-                    if self.dtype is None:
-                        self.dtype = inputs.dtype.base_dtype
                     self.build(inputs.shape)
                     self.built = True
                 outputs = self.call(inputs, *args, **kwargs)
@@ -220,7 +228,21 @@ class Layer:
         **kwargs,
     ):
         """``get_variable`` in the layer's scope; the regularizer term is built
-        under ``<weight>/Regularizer`` only for a variable this call created."""
+        under ``<weight>/Regularizer`` only for a variable this call created.
+        Called outside ``__call__`` (a wrapper calling ``layer.build(shape)``
+        itself), it enters the layer's scope first, as TF 1.x's did."""
+        if self._scope is not None and v1.get_variable_scope().name == self._scope.name:
+            return self._add_weight(name, shape, initializer, regularizer, trainable,
+                                    constraint, dtype, **kwargs)  # fmt: skip
+        self._set_scope()
+        reuse = True if self.built else self._reuse
+        with v1.variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False):
+            with tf.name_scope(self._scope.original_name_scope):
+                return self._add_weight(name, shape, initializer, regularizer, trainable,
+                                        constraint, dtype, **kwargs)  # fmt: skip
+
+    def _add_weight(self, name, shape, initializer, regularizer, trainable, constraint, dtype,
+                    **kwargs):  # fmt: skip
         existing = set(v1.global_variables())
         dtype = tf.as_dtype(dtype or self.dtype or tf.float32)
         variable = v1.get_variable(
@@ -243,6 +265,15 @@ class Layer:
         return variable
 
     add_variable = add_weight  # the older name legacy custom layers call
+
+    def _track_checkpointable(self, checkpointable, name: str, overwrite: bool = False):
+        """TF 1.x's object-graph tracking, which custom layers of the time
+        called on what they held: a no-op here, the variables being saved by
+        name (``tf.train.Saver``), as the programs that called it saved them."""
+        del name, overwrite
+        return checkpointable
+
+    _track_trackable = _track_checkpointable  # its name from TF 1.14
 
     def add_update(self, update) -> None:
         self.updates.append(update if isinstance(update, tf.Operation) else update.op)

@@ -97,6 +97,7 @@ class BatchNormalization(Layer):
         return axes
 
     def build(self, input_shape: tf.TensorShape) -> None:
+        input_shape = tf.TensorShape(input_shape)  # a list, from a wrapper's build
         rank = input_shape.rank
         self.axis = self._axes(rank)
         self._check_virtual_batches()

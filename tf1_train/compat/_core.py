@@ -50,6 +50,7 @@ class Dense(Layer):
         self.bias_constraint = bias_constraint
 
     def build(self, input_shape: tf.TensorShape) -> None:
+        input_shape = tf.TensorShape(input_shape)  # a list, from a wrapper's build
         last = tf.compat.dimension_value(input_shape[-1]) if input_shape.rank else None
         if last is None or input_shape.rank < 2:
             raise ValueError(

@@ -18,7 +18,8 @@ builtins (``np.int``) likewise, and ``tensorflow.contrib.quantize``,
 ``tf.estimator`` when tensorflow-estimator is installed (_estimator.py), and
 SciPy's moved names and module paths as the program imports SciPy
 (_scipy_removed.py), and TensorFlow's step lookups find a counter made as
-``tf.Variable(0, name='global_step')`` (_global_step.py). Nothing else
+``tf.Variable(0, name='global_step')`` (_global_step.py), and
+``tf.keras.layers.Wrapper`` holds ``tf.layers`` layers again (_wrapper.py). Nothing else
 changes, and nothing changes until a program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
 still work on 2.21 and are left alone.
@@ -75,7 +76,20 @@ def install() -> None:
     _add_tutorial_modules()
     _add_estimator()
     _add_scipy_names()
+    _add_legacy_wrapper()
     _state["installed"] = True
+
+
+def _add_legacy_wrapper() -> None:
+    """``tf.keras.layers.Wrapper`` (one module for the v1 and v2 API) as TF
+    1.x's, which held tf.layers layers (_wrapper.py); ``keras.layers.Wrapper``
+    and the Keras wrappers built on it (Bidirectional, TimeDistributed) are
+    Keras 3's still."""
+    import tensorflow as tf
+
+    from tf1_train.compat._wrapper import Wrapper
+
+    _set(tf.compat.v1.keras.layers, "Wrapper", Wrapper)
 
 
 def _v1_apis() -> list:

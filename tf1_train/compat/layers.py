@@ -6,7 +6,7 @@ programs build the same graph. docs/LEGACY_LAYERS.md has the contract."""
 
 from typing import Callable, Optional
 
-from tf1_train.compat._base import ZEROS, Layer
+from tf1_train.compat._base import ZEROS, InputSpec, Layer
 from tf1_train.compat._batchnorm import BatchNormalization, batch_normalization
 from tf1_train.compat._conv import (
     AveragePooling2D,
@@ -40,6 +40,7 @@ __all__ = [
     "Dense",
     "Dropout",
     "Flatten",
+    "InputSpec",
     "Layer",
     "MaxPooling1D",
     "MaxPooling2D",

@@ -13,10 +13,10 @@ raises, as SciPy's moved modules are (scipy_rules.py).
 """
 
 import ast
-from typing import Dict, Iterator, Optional, Tuple
+from typing import Callable, Dict, Iterator, Optional, Tuple
 
 from tf1_train.port.names import Aliases
-from tf1_train.port.rules import BREAKS, _rule
+from tf1_train.port.rules import BREAKS, COMPAT_INSTALL, _rule
 
 ROW = "Keras 2's modules under Keras 3"
 _rule(
@@ -26,6 +26,20 @@ _rule(
     "package tree), so this raises",
     "leaves it unchanged and reports nothing (it converts tf.* names, not keras.*)",
     ROW,
+)
+
+WRAPPER_ROW = "`tf.keras.layers.Wrapper` around `tf.layers`"
+_rule(
+    "keras-wrapper-legacy-layer",
+    BREAKS,
+    "{construct} subclasses Keras' Wrapper in a file that uses tf.layers: on TF 1.x the legacy "
+    "layers were Keras 2 layers and Wrapper held them; Keras 3's Wrapper refuses anything but "
+    "a Keras 3 layer (ValueError: ... isn't a supported layer type) and has no "
+    "_track_checkpointable; for TF2 wrap Keras 3 layers (keras.layers.Conv1D, the variables "
+    "made in build with add_weight), " + COMPAT_INSTALL + ", where Wrapper is TF 1.x's",
+    "leaves the class unchanged and reports nothing (it renames tf.layers.InputSpec to "
+    "tf.keras.layers.InputSpec)",
+    WRAPPER_ROW,
 )
 
 _BACKEND = (
@@ -101,3 +115,20 @@ def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]
         if module:
             construct = ast.unparse(node) if isinstance(node, ast.Attribute) else module
             yield node, "keras2-module", construct, {"module": module, "new": GONE[module]}
+
+
+def wrapper_findings(
+    tree: ast.AST, resolve: Callable[[ast.AST], Optional[str]]
+) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
+    """Each class deriving from TensorFlow's Keras ``Wrapper`` in a file that
+    reads ``tf.layers`` (the layers it wraps are legacy ones there)."""
+    paths = (resolve(n) or "" for n in ast.walk(tree) if isinstance(n, (ast.Attribute, ast.Name)))
+    if not any(p.startswith(("tensorflow.layers.", "tensorflow.compat.v1.layers.")) for p in paths):
+        return
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for base in node.bases:
+            path = resolve(base) or ""
+            if path.startswith("tensorflow.") and path.endswith(".keras.layers.Wrapper"):
+                yield node, "keras-wrapper-legacy-layer", node.name, {"construct": node.name}

@@ -52,6 +52,7 @@ INSTALL_FIXES = (
     "slim-moved-names",
     "global-step-by-name",
     "global-step-supervisor",
+    "keras-wrapper-legacy-layer",
 )
 V1_VARIABLES_NOTE = (
     "works only with TF 1.x's reference variables{also} on (python -m tf1_train.compat "

@@ -189,6 +189,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(scipy_rules.findings(parsed.tree))
     raw.extend(librosa_rules.findings(parsed.tree))
     raw.extend(keras2_rules.findings(parsed.tree))
+    raw.extend(keras2_rules.wrapper_findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(py2_rules.findings(parsed.tree))
     raw.extend(py3_rules.findings(parsed.tree))
     raw.extend(freeze_rules.findings(parsed.tree))
