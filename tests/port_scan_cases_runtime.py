@@ -193,10 +193,12 @@ RUNTIME = [
         "from librosa.util import example_audio_file  # expect: librosa-removed\n"
         "import librosa.output  # expect: librosa-removed\n"
         "e = librosa.feature.rmse(audio, frame_length=2048)  # expect: librosa-removed\n"
-        "db = librosa.core.logamplitude(s ** 2)  # expect: librosa-removed\n",
+        "db = librosa.core.logamplitude(s ** 2)  # expect: librosa-removed\n"
+        "import librosa.display as dsp\ndsp.waveplot(y, sr=sr)  # expect: librosa-removed\n",
         "import librosa\nimport scipy.io.wavfile\nscipy.io.wavfile.write(path, sr, y)\n"
         "from librosa.util import normalize\ne = librosa.feature.rms(y=audio)\n"
-        "db = librosa.core.power_to_db(s ** 2)\n",
+        "db = librosa.core.power_to_db(s ** 2)\n"
+        "import librosa.display as dsp\ndsp.waveshow(y, sr=sr)\n",
     ),
     (
         "keras2-module",

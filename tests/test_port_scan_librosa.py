@@ -8,7 +8,9 @@ first and last frames differ from librosa 0.8's STFT (computed here with
 NumPy, as 0.8 did) until the scan's ``pad_mode='reflect'`` is passed too.
 """
 
+import ast
 import importlib
+import importlib.util
 import inspect
 import pathlib
 import shutil
@@ -57,6 +59,11 @@ def test_each_changed_default_is_the_installed_librosas(path):
 def test_what_the_table_says_is_removed_is_gone():
     for path in REMOVED:  # librosa.output.write_wav: its module is gone
         module, name = path.rsplit(".", 1)
+        if module == "librosa.display":  # it imports matplotlib, not installed here: its source
+            source = pathlib.Path(importlib.util.find_spec(module).origin).read_text()
+            defined = {n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)}
+            assert name not in defined and "waveshow" in defined, path
+            continue
         assert not hasattr(importlib.import_module(module.replace(".output", "")), name), path
     assert not hasattr(librosa, "output")
     with pytest.raises(ModuleNotFoundError):

@@ -11,7 +11,8 @@ things meet a program written for 0.5-0.8 there:
   ``melspectrogram``, ``mfcc`` ...), and soxr's resampler where resampy's
   ran (``librosa.load(path, sr=...)``); the fix passes 0.8's value;
 - what 0.6 to 0.9 removed: ``librosa.output.write_wav`` (ibab/tensorflow-wavenet's
-  generate.py), ``feature.rmse`` (its audio reader), ``logamplitude``.
+  generate.py), ``feature.rmse`` (its audio reader), ``logamplitude``,
+  and what 0.10 removed: ``display.waveplot`` (Tacotron-2's WaveNet plots).
 
 The tables are tf1_train/port/librosa_table.py's.
 """

@@ -67,6 +67,8 @@ REMOVED = {
     "librosa.util.example_audio_file": ("librosa.ex('vibeace'), the same recording", "0.9"),
     "librosa.feature.rmse": ("librosa.feature.rms, the same function under the name 0.6.3 "
                              "gave it", "0.7"),
+    "librosa.display.waveplot": ("librosa.display.waveshow(y, sr=sr), which draws the "
+                                 "waveform itself where waveplot drew its envelope", "0.10"),
     "librosa.logamplitude": ("librosa.power_to_db, the same function under the name 0.5 gave "
                              "it (ref_power= is ref=)", "0.6"),
 }
