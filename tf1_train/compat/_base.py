@@ -12,6 +12,7 @@ original name scope. Regularization terms are built under
 ``REGULARIZATION_LOSSES`` only when the variable is new, as before.
 """
 
+import contextlib
 from typing import Any, Callable, Optional
 
 import tensorflow as tf
@@ -188,20 +189,27 @@ class Layer:
         if self.name is None:
             self.name = self._scope.name.split("/")[-1]
 
-    def __call__(self, inputs, *args, **kwargs):
-        self._set_scope(kwargs.pop("scope", None))
+    @contextlib.contextmanager
+    def _own_scope(self, scope=None):
+        """The layer's variable scope (reused once built) and its original
+        name scope, as TF 1.x's layers entered them to call and to add weights."""
+        self._set_scope(scope)
         reuse = True if self.built else self._reuse
         with v1.variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False):
             with tf.name_scope(self._scope.original_name_scope):
-                inputs = tf.convert_to_tensor(inputs)
-                assert_input_compatibility(getattr(self, "input_spec", None), inputs, self.name)
-                if self.dtype is None:  # also when a wrapper built the layer itself
-                    self.dtype = inputs.dtype.base_dtype
-                if not self.built:
-                    self.build(inputs.shape)
-                    self.built = True
-                outputs = self.call(inputs, *args, **kwargs)
-                self._regularize_activity(outputs)
+                yield
+
+    def __call__(self, inputs, *args, **kwargs):
+        with self._own_scope(kwargs.pop("scope", None)):
+            inputs = tf.convert_to_tensor(inputs)
+            assert_input_compatibility(getattr(self, "input_spec", None), inputs, self.name)
+            if self.dtype is None:  # also when a wrapper built the layer itself
+                self.dtype = inputs.dtype.base_dtype
+            if not self.built:
+                self.build(inputs.shape)
+                self.built = True
+            outputs = self.call(inputs, *args, **kwargs)
+            self._regularize_activity(outputs)
         if self.trainable:
             add_to_collection(self.updates, v1.GraphKeys.UPDATE_OPS)
         return outputs
@@ -231,15 +239,10 @@ class Layer:
         under ``<weight>/Regularizer`` only for a variable this call created.
         Called outside ``__call__`` (a wrapper calling ``layer.build(shape)``
         itself), it enters the layer's scope first, as TF 1.x's did."""
-        if self._scope is not None and v1.get_variable_scope().name == self._scope.name:
-            return self._add_weight(name, shape, initializer, regularizer, trainable,
-                                    constraint, dtype, **kwargs)  # fmt: skip
-        self._set_scope()
-        reuse = True if self.built else self._reuse
-        with v1.variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False):
-            with tf.name_scope(self._scope.original_name_scope):
-                return self._add_weight(name, shape, initializer, regularizer, trainable,
-                                        constraint, dtype, **kwargs)  # fmt: skip
+        inside = self._scope is not None and v1.get_variable_scope().name == self._scope.name
+        with contextlib.nullcontext() if inside else self._own_scope():
+            return self._add_weight(name, shape, initializer, regularizer, trainable, constraint,
+                                    dtype, **kwargs)  # fmt: skip
 
     def _add_weight(self, name, shape, initializer, regularizer, trainable, constraint, dtype,
                     **kwargs):  # fmt: skip
