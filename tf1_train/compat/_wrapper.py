@@ -16,35 +16,19 @@ The wrapped layer may be any object with ``build``, ``call`` and ``built``,
 so a subclass around a Keras 3 layer runs too.
 """
 
-import collections
-import re
-import weakref
-
 import tensorflow as tf
+
+# Keras 2's own input check and default names (weight_norm, weight_norm_1, ...
+# counted per graph), still in TensorFlow 2.21's private Keras 2 copy.
+from tensorflow.python.keras.backend import unique_object_name
 from tensorflow.python.keras.engine.input_spec import assert_input_compatibility
+from tensorflow.python.keras.utils.generic_utils import to_snake_case
 
 from tf1_train.compat._base import Layer
 
 v1 = tf.compat.v1
-_COUNTS = weakref.WeakKeyDictionary()  # graph -> default names handed out there
 # What Keras 2's Layer took besides these (TF 1.x's Wrapper passed **kwargs on).
 _ACCEPTED = {"input_shape", "batch_input_shape", "batch_size", "weights", "autocast"}
-
-
-def _snake_case(name: str) -> str:
-    """Keras 2's default layer name from a class name (WeightNorm -> weight_norm)."""
-    name = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
-    name = re.sub("([a-z])([A-Z])", r"\1_\2", name).lower()
-    return name if name[0] != "_" else "private" + name
-
-
-def _default_name(cls: type) -> str:
-    """weight_norm, weight_norm_1, ...: counted per graph, as Keras 2 counted."""
-    counts = _COUNTS.setdefault(v1.get_default_graph(), collections.Counter())
-    base = _snake_case(cls.__name__)
-    count = counts[base]
-    counts[base] += 1
-    return base if count == 0 else f"{base}_{count}"
 
 
 class Wrapper(Layer):
@@ -56,7 +40,7 @@ class Wrapper(Layer):
         if unknown:
             raise TypeError(f"Keyword argument not understood: {sorted(unknown)[0]}")
         self.layer = layer
-        name = name or _default_name(type(self))
+        name = name or unique_object_name(to_snake_case(type(self).__name__), zero_based=True)
         super().__init__(trainable, name, dtype, activity_regularizer)
         self.input_spec = None
 
