@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -71,6 +72,17 @@ def _warm_cli(args, env, module, fresh):
         return None, full_env
     return warm, full_env
 
+
+# Keras 3 imports scikit-learn where it is installed (librosa, a test
+# dependency, brings it), and scikit-learn sets KMP_DUPLICATE_LIB_OK and
+# KMP_INIT_AT_FORK as it loads: every entry point's run has them, and so has
+# this process once collection has imported Keras. Imported before the
+# environment is captured below: the capture lacked them (this file is
+# imported twice, as conftest and as tests.conftest, before and after
+# Keras), and runs whose environment had them went to fresh interpreters
+# instead of the warm server (51 and 67 in two suites, 3 s of CPU each).
+with contextlib.suppress(ImportError):
+    import sklearn  # noqa: F401
 
 # This process's environment at start-up, after choose_onednn above.
 SESSION_ENV = dict(os.environ)
