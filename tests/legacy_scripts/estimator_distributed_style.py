@@ -44,16 +44,18 @@ def model_fn(features, labels, mode):
 
 class CountSteps(tf.train.SessionRunHook):
     """Counts this task's steps; the chief's first step waits (up to a minute)
-    until the worker has a session, so both tasks train whatever the load."""
+    until the worker has a session, so both tasks train whatever the load.
+    The task is TF_CONFIG's (under a strategy the RunConfig stays local)."""
 
     ran = 0
+    task = json.loads(os.environ.get("TF_CONFIG", "{}")).get("task", {}).get("type")
 
     def after_create_session(self, session, coord):
-        open(os.path.join(model_dir, "started_" + config.task_type), "w").close()
+        open(os.path.join(model_dir, f"started_{self.task}"), "w").close()
 
     def before_run(self, run_context):
         started = os.path.join(model_dir, "started_worker")
-        for _ in range(600 if config.is_chief and CountSteps.ran == 0 else 0):
+        for _ in range(600 if self.task == "chief" and CountSteps.ran == 0 else 0):
             if os.path.exists(started):
                 break
             time.sleep(0.1)
@@ -108,7 +110,10 @@ elif route in ("multiworker", "contrib_collective", "ps_strategy"):
     )  # fmt: skip
     estimator = tf.estimator.Estimator(model_fn, config=config)
     batch = int(sys.argv[3])
-    train_spec = tf.estimator.TrainSpec(lambda: examples().repeat().batch(batch), max_steps=100)
+    hooks = [CountSteps()] if route == "ps_strategy" else []  # the others wait in collectives
+    train_spec = tf.estimator.TrainSpec(
+        lambda: examples().repeat().batch(batch), max_steps=100, hooks=hooks
+    )
     eval_spec = tf.estimator.EvalSpec(eval_input_fn, steps=None, start_delay_secs=0,
                                       throttle_secs=0)  # fmt: skip
     tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)
@@ -120,7 +125,7 @@ elif route in ("multiworker", "contrib_collective", "ps_strategy"):
 else:
     config = tf.estimator.RunConfig(model_dir=model_dir, save_checkpoints_steps=500)
     estimator = tf.estimator.Estimator(model_fn, config=config)
-    train_spec = tf.estimator.TrainSpec(train_input_fn, max_steps=1500, hooks=[CountSteps()])
+    train_spec = tf.estimator.TrainSpec(train_input_fn, max_steps=600, hooks=[CountSteps()])
     eval_spec = tf.estimator.EvalSpec(eval_input_fn, steps=None, throttle_secs=0)
     tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)
     print(f"task = {config.task_type} {config.task_id}")
