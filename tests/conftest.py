@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shutil
@@ -73,18 +72,13 @@ def _warm_cli(args, env, module, fresh):
     return warm, full_env
 
 
-# Keras 3 imports scikit-learn where it is installed (librosa, a test
-# dependency, brings it), and scikit-learn sets KMP_DUPLICATE_LIB_OK and
-# KMP_INIT_AT_FORK as it loads: every entry point's run has them, and so has
-# this process once collection has imported Keras. Imported before the
-# environment is captured below: the capture lacked them (this file is
-# imported twice, as conftest and as tests.conftest, before and after
-# Keras), and runs whose environment had them went to fresh interpreters
-# instead of the warm server (51 and 67 in two suites, 3 s of CPU each).
-with contextlib.suppress(ImportError):
-    import sklearn  # noqa: F401
-
-# This process's environment at start-up, after choose_onednn above.
+# The environment the entry points' runs start with (the warm server's),
+# taken again when collection ends (pytest_collection_finish), once the test
+# modules and the libraries they import are loaded: libraries set variables
+# as they load (Keras 3 imports scikit-learn where installed, which sets
+# KMP_DUPLICATE_LIB_OK and KMP_INIT_AT_FORK), and every later run has them.
+# Taken only here, before collection, it lacked them, and _warm_cli sent the
+# runs to fresh interpreters instead (51 and 67 in two suites, 3 s of CPU each).
 SESSION_ENV = dict(os.environ)
 
 
@@ -94,6 +88,10 @@ def pytest_collection_finish(session):
     need not walk them (tf1_train.env.freeze_imports, as the entry points)."""
     from tf1_train import env
 
+    for module in (sys.modules.get("conftest"), sys.modules.get("tests.conftest")):
+        if module is not None:  # this file, imported under both names
+            module.SESSION_ENV.clear()
+            module.SESSION_ENV.update(os.environ)
     env.freeze_imports()
 
 
