@@ -160,6 +160,15 @@ CASES = {
         "frames = tf.contrib.signal.frames\n",  # dropped by TF 1.15's remove_undocumented
         {7},
     ),
+    "nn": (  # the Inception trainer's private slim, SELU networks
+        TF2 + "tf = tf.compat.v1\n"
+        "xent = tf.contrib.nn.deprecated_flipped_softmax_cross_entropy_with_logits\n"
+        "from tensorflow.contrib.nn import alpha_dropout, scaled_softplus\n"
+        "import tensorflow.contrib.nn as contrib_nn\n"
+        "loss = contrib_nn.rank_sampled_softmax_loss\n"
+        "fwd = tf.contrib.nn.fwd_gradients\n",  # in its folder, not exported by TF 1.15
+        {7},
+    ),
 }
 
 

@@ -1,13 +1,12 @@
-"""Importable ``tensorflow.contrib.quantize``, ``.training``, ``.rnn``,
-``.legacy_seq2seq``, ``.seq2seq``, ``.crf``, ``.distributions``, ``.data``,
-``.learn`` (TF 1.15's names: _contrib_data.py), ``.eager``
-(_contrib_eager.py), ``.tpu`` and ``.cluster_resolver`` (_contrib_tpu.py), ``.estimator``
-(_contrib_estimator.py), whose every name
-raises on use, except the core TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names
-rebuilt on TensorFlow 2.21), and all of ``.legacy_seq2seq``, ``.seq2seq`` and ``.crf``,
-which were core ops (tf1_train/compat/_contrib_seq2seq.py, _contrib_decode.py and the
-modules DYNAMIC_SEQ2SEQ names, _contrib_crf.py), and ``.signal``, whose every name
-was already ``tf.signal``'s function in TF 1.15 (Tacotron's Griffin-Lim in TensorFlow).
+"""Importable ``tensorflow.contrib.quantize``, ``.training``, ``.rnn``, ``.legacy_seq2seq``,
+``.seq2seq``, ``.crf``, ``.distributions``, ``.data``, ``.learn`` (TF 1.15's names:
+_contrib_data.py), ``.eager`` (_contrib_eager.py), ``.tpu`` and ``.cluster_resolver``
+(_contrib_tpu.py), ``.estimator`` (_contrib_estimator.py), whose every name raises on use,
+except the core TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` names rebuilt on
+TensorFlow 2.21), and all of ``.legacy_seq2seq``, ``.seq2seq`` and ``.crf``, which were core
+ops (_contrib_seq2seq.py, _contrib_decode.py and the modules DYNAMIC_SEQ2SEQ names,
+_contrib_crf.py), ``.signal``, whose every name was already ``tf.signal``'s function in TF
+1.15 (Tacotron's Griffin-Lim), and ``.nn`` (_contrib_nn.py: Inception's flipped losses).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -58,6 +57,7 @@ from tf1_train.compat import (
     _contrib_distributions,
     _contrib_eager,
     _contrib_estimator,
+    _contrib_nn,
     _contrib_paths,
     _contrib_tpu,
     graph_editor,
@@ -90,6 +90,7 @@ PLACEHOLDERS = {
     "graph_editor": "every name of TF 1.15's tensorflow.contrib.graph_editor is kept",
     "staging": "StagingArea, its one name, is kept (TensorFlow's data_flow_ops.StagingArea)",
     "signal": "every name of TF 1.15's tensorflow.contrib.signal is kept (tf.signal's functions)",
+    "nn": _contrib_nn.ALL_KEPT,
 }
 # tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
 RNN_CELL_NAMES = (
@@ -121,13 +122,8 @@ RNN_KEPT = (
     "LSTMBlockFusedCell",
     "TimeReversedFusedRNN",
     # the research cells (_contrib_research_cells.py)
-    "IndRNNCell",
-    "IndyGRUCell",
-    "IndyLSTMCell",
-    "IntersectionRNNCell",
-    "NASCell",
-    "UGRNNCell",
-)
+    "IndRNNCell", "IndyGRUCell", "IndyLSTMCell", "IntersectionRNNCell", "NASCell", "UGRNNCell",
+)  # fmt: skip
 # tf.contrib.legacy_seq2seq's names kept (_contrib_seq2seq.py, _contrib_seq2seq_attention.py)
 SEQ2SEQ_KEPT = (
     "attention_decoder",
@@ -267,6 +263,7 @@ _KEPT = {
     "graph_editor": (graph_editor.NAMES, None),  # the package itself (placeholder_modules)
     "staging": (("StagingArea",), lambda name: _private("data_flow_ops").StagingArea),
     "signal": (SIGNAL_KEPT, _signal),
+    "nn": (_contrib_nn.KEPT, _contrib_nn.resolve),
 }
 
 
@@ -316,6 +313,7 @@ DESCRIBED = {
     "devices, every other name raises",
     "graph_editor": "every name of TF 1.15's graph editor works, on TensorFlow 2.21's graphs",
     "signal": "every name of TF 1.15's module works (tf.signal's same functions)",
+    "nn": "every name of TF 1.15's module works (TensorFlow's ops, TF 1.15's numbers)",
 }
 
 

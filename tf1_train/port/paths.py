@@ -263,6 +263,10 @@ CONTRIB: Dict[str, str] = {
     "lookup": "tf.lookup",
     "signal": "tf.signal, the same functions (stft, inverse_stft, linear_to_mel_weight_matrix, "
     "...; unmodified: tf1_train.compat.install() serves TF 1.15's names)",
+    "nn": "tf.nn's losses with labels= and logits= (deprecated_flipped_softmax_cross_entropy"
+    "_with_logits(logits, labels) -> tf.nn.softmax_cross_entropy_with_logits(labels=labels, "
+    "logits=logits)), tf.nn.conv1d_transpose; unmodified: tf1_train.compat.install() serves "
+    "TF 1.15's nine names",
     "linalg": "tf.linalg, its LinearOperator classes (LinearOperatorTriL, contrib's old name: "
     "tf.linalg.LinearOperatorLowerTriangular)",
     "predictor": "tf.saved_model.load",
