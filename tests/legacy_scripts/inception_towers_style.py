@@ -7,9 +7,11 @@ flags; one tower per GPU under ``tf.device('/gpu:%d')`` and
 an update collection, taken from the last tower only; each tower's loss
 from ``tf.contrib.nn.deprecated_flipped_softmax_cross_entropy_with_logits``
 (logits first, label smoothing) added to a LOSSES collection read back by
-tower scope, plus weight decay; gradients averaged by ``expand_dims`` and
-``concat``; RMSProp on an exponentially decayed rate; moving averages of the
-losses and of every variable; a Saver. Synthetic 16x16 images whose class
+tower scope, plus weight decay from ``get_variable``'s regularizer;
+gradients averaged by ``expand_dims`` and ``concat``; RMSProp on an
+exponentially decayed rate; moving averages of every loss, the
+regularization terms included (as its distributed trainer kept them), and
+of every variable; a Saver. Synthetic 16x16 images whose class
 sets the mean, so the loss has something to learn.
 
 python -m tf1_train.compat --v1 --gpus_as_cpus=2 inception_towers_style.py --train_dir=DIR
@@ -33,13 +35,19 @@ UPDATE_OPS_COLLECTION = "_update_ops_"
 VARIABLE_DEVICE = ["/cpu:0"]
 
 
+def l2_regularizer(weight):
+    def regularizer(tensor):
+        return tf.multiply(weight, tf.nn.l2_loss(tensor), name="value")
+
+    return regularizer
+
+
 def variable(name, shape, initializer, weight_decay=0.0, trainable=True):
+    regularizer = l2_regularizer(weight_decay) if weight_decay else None
     with tf.device(VARIABLE_DEVICE[0]):
-        var = tf.get_variable(name, shape, initializer=initializer, trainable=trainable)
-    if weight_decay and not tf.get_variable_scope().reuse:
-        decay = tf.multiply(weight_decay, tf.nn.l2_loss(var), name="decay")
-        tf.add_to_collection(tf.GraphKeys.REGULARIZATION_LOSSES, decay)
-    return var
+        return tf.get_variable(
+            name, shape, initializer=initializer, regularizer=regularizer, trainable=trainable
+        )
 
 
 def batch_norm(x, decay=0.9, epsilon=0.001):
@@ -101,7 +109,7 @@ def tower_loss(images, labels, scope, reuse):
     regularization = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)
     total_loss = tf.add_n(losses + regularization, name="total_loss")
     averages = tf.train.ExponentialMovingAverage(0.9, name="avg")
-    averages_op = averages.apply(losses + [total_loss])
+    averages_op = averages.apply(losses + regularization + [total_loss])
     with tf.control_dependencies([averages_op]):
         return tf.identity(total_loss)
 

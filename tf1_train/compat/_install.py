@@ -77,7 +77,27 @@ def install() -> None:
     _add_estimator()
     _add_scipy_names()
     _add_legacy_wrapper()
+    _make_regularization_losses_tensors()
     _state["installed"] = True
+
+
+def _make_regularization_losses_tensors() -> None:
+    """``get_variable(regularizer=...)`` puts the loss itself in
+    REGULARIZATION_LOSSES again, as TF 1.x did: one ``tf.Tensor``, made once
+    under ``<variable>/Regularizer/``, lifted out of any control flow
+    (``init_scope``). TensorFlow 2 puts a ``_LazyEvalTensor`` there, which
+    makes the regularizer's ops anew at each use and is not a ``tf.Tensor``:
+    it has no ``ref()``, so ``ExponentialMovingAverage.apply`` on the
+    collection raised AttributeError (TensorFlow's distributed Inception
+    trainer averages every loss, its regularization terms included)."""
+    from tensorflow.python.framework import ops
+    from tensorflow.python.ops import variable_scope
+
+    def regularization_loss(make_loss):
+        with ops.init_scope():
+            return make_loss()
+
+    _set(variable_scope, "_LazyEvalTensor", regularization_loss)
 
 
 def _add_legacy_wrapper() -> None:
