@@ -18,6 +18,26 @@ TF = "import tensorflow as tf\n"
 
 RUNTIME = [
     (
+        "ema-regularization-losses",
+        TF + "ema = tf.train.ExponentialMovingAverage(0.9)\nk = tf.GraphKeys\n"
+        "ema.apply(tf.get_collection(k.REGULARIZATION_LOSSES))"
+        "  # expect: ema-regularization-losses\n"
+        "def f(total):\n"
+        "    losses = tf.get_collection('losses')\n"
+        "    losses += tf.compat.v1.losses.get_regularization_losses()\n"
+        "    avg = tf.compat.v1.train.ExponentialMovingAverage(0.9, name='avg')\n"
+        "    return avg.apply(losses + [total])  # expect: ema-regularization-losses\n"
+        "terms = []\nterms.extend(tf.get_collection('regularization_losses'))\n"
+        "op = tf.train.ExponentialMovingAverage(0.9).apply(var_list=[*terms])"
+        "  # expect: ema-regularization-losses\n",
+        TF + "ema = tf.train.ExponentialMovingAverage(0.9)\n"
+        "ema.apply(tf.get_collection('losses') + [total])\n"
+        "ema.apply([tf.add_n(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))])\n"
+        "terms = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n"
+        "def f(terms):\n    return ema.apply(tf.trainable_variables())\n"
+        "averages = {}\naverages.apply(terms)\n",
+    ),
+    (
         "dimension-value",
         TF + "n = x.get_shape()[1].value  # expect: dimension-value\n"
         "m = x.shape[-1].value  # expect: dimension-value\n"

@@ -53,6 +53,7 @@ INSTALL_FIXES = (
     "global-step-by-name",
     "global-step-supervisor",
     "keras-wrapper-legacy-layer",
+    "ema-regularization-losses",
 )
 V1_VARIABLES_NOTE = (
     "works only with TF 1.x's reference variables{also} on (python -m tf1_train.compat "

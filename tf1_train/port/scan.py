@@ -19,6 +19,7 @@ from tf1_train.port import (
     api_names,
     checks,
     contrib_rules,  # noqa: F401 (registers its rules)
+    ema_rules,
     freeze_rules,
     global_step_rules,
     keras2_rules,
@@ -195,6 +196,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(freeze_rules.findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
     raw.extend(variable_rules.findings(parsed.tree, parsed.aliases.resolve))
+    raw.extend(ema_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(global_step_rules.findings(parsed.tree, parsed.aliases.resolve, program))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 
