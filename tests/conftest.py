@@ -40,36 +40,51 @@ def small_config(train_dir, model="mlp", towers=1, batch=16, steps=5, **kw) -> c
 
 
 # What TensorFlow reads once, when it loads (or at its first log line): a run
-# that would start with other values than the warm server's, or with a flag
-# the entry point turns into one of them before TensorFlow loads, runs in a
-# fresh interpreter.
+# forks from a warm server that loaded TensorFlow with the same values; one
+# with a flag the entry point turns into one of them before TensorFlow
+# loads runs in a fresh interpreter.
 LOAD_TIME = ("TF_ENABLE_ONEDNN_OPTS", "TF_CPP_MIN_LOG_LEVEL", "TF_CPP_MAX_VLOG_LEVEL",
              "TF_CPP_VMODULE", "ONEDNN_", "DNNL_", "OMP_", "KMP_", "TF_XLA_")  # fmt: skip
 LOAD_TIME_FLAGS = ("--onednn", "--log_device_placement", "--xla")
+COMPAT = "tf1_train.compat"
 
 
-def _load_time(environ) -> dict:
-    """The load-time variables a run would start TensorFlow with
-    (tf1_train.env.quiet_tensorflow's default log level included)."""
+def _load_time(environ, module="tf1_train.main") -> dict:
+    """The load-time variables ``python -m module`` would start TensorFlow
+    with (the entry points' tf1_train.env.quiet_tensorflow default log level
+    included; the compat runner sets none)."""
     found = {k: v for k, v in environ.items() if k.startswith(LOAD_TIME)}
-    found.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+    if module != COMPAT:
+        found.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
     return found
 
 
 def _warm_cli(args, env, module, fresh):
-    """The session's warm server (tests/warm_cli.py, started with this
-    process's environment at start-up) if this run may be a forked child of
-    it; the environment the child runs with."""
-    from tests import warm_cli
+    """The warm server this run may be a forked child of, or None; the
+    environment the child runs with. The entry points fork from
+    tests/warm_cli.py, the compat runner from tests/warm_compat.py (whose
+    legacy programs' absl flags would clash with the entry points'); each
+    is one server per load-time environment, started on first use with the
+    session's environment and the run's load-time variables, so a run that
+    sets TF_CPP_MIN_LOG_LEVEL=2 (most compat tests) forks too. What a fresh
+    interpreter prints as TensorFlow loads is not in a forked run's stderr:
+    a test of that passes ``fresh=True``."""
+    from tests import warm_cli, warm_compat
 
     full_env = {**os.environ, **(env or {})}
-    flags_at_load = any(a.startswith(LOAD_TIME_FLAGS) for a in args)
-    if fresh or module not in warm_cli.ENTRY_POINTS or flags_at_load:
+    if module in warm_cli.ENTRY_POINTS:
+        script = "warm_cli.py"
+        fresh = fresh or any(a.startswith(LOAD_TIME_FLAGS) for a in args)
+    elif module in warm_compat.MODULES:
+        script = "warm_compat.py"  # its options change nothing TensorFlow reads as it loads
+    else:
         return None, full_env
-    warm = warm_cli.shared({**SESSION_ENV, **_load_time(SESSION_ENV)})
-    if _load_time(full_env) != _load_time(warm.env):
+    if fresh:
         return None, full_env
-    return warm, full_env
+    load_time = _load_time(full_env, module)
+    server_env = {k: v for k, v in SESSION_ENV.items() if not k.startswith(LOAD_TIME)}
+    key = tuple(sorted(load_time.items()))
+    return warm_cli.shared({**server_env, **load_time}, script, key), full_env
 
 
 # The environment the entry points' runs start with (the warm server's),
@@ -106,12 +121,13 @@ def pytest_sessionfinish(session, exitstatus):
 def run_cli(args, timeout=240, env=None, module="tf1_train.main", cwd=None, fresh=False):
     """Runs ``python -m <module> args`` and returns the CompletedProcess.
 
-    The entry points run as children forked from a process that has
-    imported TensorFlow once (tests/warm_cli.py): the same ``run`` on the
-    same argv and environment, without the 3 s import; a run whose
-    environment or flags change what TensorFlow reads when it loads
-    (``_warm_cli``), or ``fresh=True``, starts a fresh interpreter.
-    ``env``: variables added to this process's environment."""
+    The entry points and the compat runner run as children forked from a
+    process that has imported TensorFlow once (tests/warm_cli.py,
+    tests/warm_compat.py): the same ``run`` on the same argv and
+    environment, without the 3 s import; a run whose flags change what
+    TensorFlow reads when it loads (``_warm_cli``), or ``fresh=True``,
+    starts a fresh interpreter. ``env``: variables added to this process's
+    environment."""
     warm, full_env = _warm_cli(args, env, module, fresh)
     if warm is not None:
         return warm.run(args, module, timeout, cwd or ROOT, full_env)
@@ -183,12 +199,10 @@ def run_clis(arg_lists, timeout=240, module="tf1_train.main", fresh=False):
 
 def run_legacy_script(script: str, cwd, *args) -> dict:
     """Runs a legacy TF1 program of tests/legacy_scripts through ``python -m
-    tf1_train.compat``, as a user would; its ``name = value`` lines."""
-    out = subprocess.run(
-        [sys.executable, "-m", "tf1_train.compat", script, *args],
-        cwd=cwd, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-        capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
+    tf1_train.compat``, as a user would (forked from the warm server, as
+    ``run_cli``'s runs are); its ``name = value`` lines."""
+    argv = [str(a) for a in (script, *args)]
+    out = run_cli(argv, module=COMPAT, cwd=cwd, env={"TF_CPP_MIN_LOG_LEVEL": "2"})
     assert out.returncode == 0, out.stderr[-3000:]
     return dict(line.split(" = ", 1) for line in out.stdout.splitlines() if " = " in line)
 

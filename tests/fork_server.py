@@ -2,10 +2,11 @@
 
 A fresh interpreter spends over 3 s of CPU importing TensorFlow on this
 machine; a child forked from a process that has imported it, and has not yet
-created a session, an eager context or a thread pool, starts at once. Two
-servers use this: tests/fault_worker.py (runs to kill, with fault points)
-and tests/warm_cli.py (the command lines of tests/conftest.py ``run_cli``). The server
-side is ``serve(child)``; the test side is ``ForkClient``.
+created a session, an eager context or a thread pool, starts at once. Three
+servers use this: tests/fault_worker.py (runs to kill, with fault points),
+tests/warm_cli.py (the entry points' command lines of tests/conftest.py
+``run_cli``) and tests/warm_compat.py (``python -m tf1_train.compat``'s). The
+server side is ``serve(child)``; the test side is ``ForkClient``.
 
 Protocol, one JSON object per line on the server's stdin, one reply per line
 on its stdout:
@@ -16,6 +17,7 @@ on its stdout:
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import select
@@ -54,24 +56,52 @@ def serve(child: Callable[[dict], None]) -> None:
         print(json.dumps(reply), flush=True)
 
 
-def exit_with(run: Callable[[], None]) -> None:
+def exit_with(run: Callable[[], None], python_exit: bool = False) -> None:
     """Runs an entry point in a forked child and ends the child with its exit
-    status (0, SystemExit's code, or 1 and the traceback); never returns."""
+    status (0, SystemExit's code, or 1 and the traceback); never returns.
+
+    ``python_exit``: first what the interpreter's own exit does, for programs
+    that rely on it (a legacy TF1 program's Supervisor and queue-runner
+    threads, which it does not join; its atexit flushes): the non-daemon
+    threads joined (``threading._shutdown``, as multiprocessing's forked
+    children do), then the atexit handlers run."""
     code = 1
     try:
         run()
         code = 0
     except SystemExit as e:
-        code = 0 if e.code is None else e.code if isinstance(e.code, int) else 1
+        code = _exit_code(e.code)
     except BaseException:
         traceback.print_exc()
     finally:
+        if python_exit:
+            _python_exit()
         # os._exit, as a cluster task ends, through tf1_train's hard_exit: the
         # output flushed and AutoGraph's generated modules deleted (an atexit
         # hook would have; each forked run left its files in the temp directory)
         from tf1_train.errors import hard_exit
 
         hard_exit(code)
+
+
+def _exit_code(code) -> int:
+    """The status the interpreter exits with for ``SystemExit(code)``: a code
+    that is neither None nor an int is printed, and the status is 1."""
+    if code is None or isinstance(code, int):
+        return code or 0
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _python_exit() -> None:
+    """The interpreter's exit, in its order: wait for the non-daemon threads,
+    then the atexit handlers (each one's error printed, as the interpreter
+    prints it, and the rest run)."""
+    try:
+        threading._shutdown()
+    except BaseException:
+        traceback.print_exc()
+    atexit._run_exitfuncs()
 
 
 def redirect(stdout: str, stderr: str) -> None:

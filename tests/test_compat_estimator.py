@@ -6,7 +6,6 @@ import importlib
 import json
 import os
 import pathlib
-import subprocess
 import sys
 
 import numpy as np
@@ -256,14 +255,8 @@ def test_a_mirrored_strategy_estimator_on_two_cpu_towers_trains_as_one_device(tm
     # loss 0.47763028740882874 and accuracy 0.8833 on both).
     results = {}
     for towers in (1, 2):
-        out = subprocess.run(
-            [sys.executable, "-m", "tf1_train.compat", "--v1", str(DISTRIBUTED),
-             str(tmp_path / f"m{towers}"), "mirrored", str(towers), str(100 // towers)],
-            capture_output=True, text=True, timeout=240,
-            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-        )  # fmt: skip
-        assert out.returncode == 0, out.stderr[-3000:]
-        values = dict(line.split(" = ", 1) for line in out.stdout.splitlines() if " = " in line)
+        values = run_legacy_script("--v1", tmp_path, str(DISTRIBUTED), str(tmp_path / f"m{towers}"),
+                                   "mirrored", str(towers), str(100 // towers))  # fmt: skip
         for i in range(towers):
             assert values[f"tower {i}"] == f"/replica:0/task:0/device:CPU:{i}"
         assert f"tower {towers}" not in values

@@ -3,14 +3,11 @@
 machine without GPUs (as on TF1, it otherwise stops at the first session run:
 "Cannot assign a device"); the program's own session config kept."""
 
-import os
 import pathlib
-import subprocess
-import sys
 
 import pytest
 import tensorflow as tf
-from conftest import ROOT, run_legacy_script
+from conftest import ROOT, run_cli, run_legacy_script
 from data_files import write_digits_as_mnist
 
 from tf1_train.compat import _gpus_as_cpus
@@ -85,11 +82,8 @@ def test_a_multi_gpu_program_trains_its_towers_on_cpus(tmp_path):
 
 def test_without_it_the_program_stops_as_on_a_tf1_machine_without_gpus(tmp_path):
     write_digits_as_mnist(str(tmp_path))
-    out = subprocess.run(
-        [sys.executable, "-m", "tf1_train.compat", "--v1", str(SCRIPT), str(tmp_path)],
-        cwd=tmp_path, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-        capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
+    out = run_cli(["--v1", str(SCRIPT), str(tmp_path)], module="tf1_train.compat", cwd=tmp_path,
+                  env={"TF_CPP_MIN_LOG_LEVEL": "2"})  # fmt: skip
     assert out.returncode == 1 and "first_loss" not in out.stdout
     assert "Cannot assign a device for operation" in out.stderr and "GPU:0" in out.stderr
 

@@ -142,7 +142,8 @@ def test_rnn_tutorial_style_program_stops_as_written_and_trains_through_python_m
     as_written = run(SCRIPT, "--steps=1")
     assert as_written.returncode == 1
     assert "No module named 'tensorflow.contrib'" in as_written.stderr.splitlines()[-1]
-    out = run("-m", "tf1_train.compat", SCRIPT, f"--train_dir={tmp_path}")
+    out = run_cli([SCRIPT, f"--train_dir={tmp_path}"], module="tf1_train.compat", cwd=tmp_path,
+                  env={"TF_CPP_MIN_LOG_LEVEL": "2"})  # fmt: skip
     assert out.returncode == 0, out.stderr[-3000:]
     values = dict(line.split(" = ", 1) for line in out.stdout.splitlines() if " = " in line)
     assert float(values["last_loss"]) < float(values["first_loss"]) / 4

@@ -3,18 +3,16 @@ program's own files means the v1 API, as on TensorFlow 1.x, so a TF 1.x
 program runs with its import lines as they were; ``python -m tf1_train.port
 scan --v1`` reads the program the same way."""
 
-import os
 import pathlib
-import subprocess
-import sys
 
-from conftest import ROOT, run_legacy_script
+from conftest import ROOT, run_cli, run_legacy_script
 
 from tf1_train.compat import _v1_imports
 from tf1_train.port import scan, scan_cli
 
 SCRIPTS = pathlib.Path(ROOT) / "tests" / "legacy_scripts"
 PROGRAM = [str(SCRIPTS / "tf1x_style.py"), str(SCRIPTS / "tf1x_model.py")]
+QUIET = {"TF_CPP_MIN_LOG_LEVEL": "2"}
 
 
 def test_a_tf1x_program_runs_as_written_with_v1_and_stops_without(tmp_path):
@@ -23,11 +21,7 @@ def test_a_tf1x_program_runs_as_written_with_v1_and_stops_without(tmp_path):
     # tf.contrib.data, a Session. Measured: 4.93 -> 0.02 in 150 steps.
     values = run_legacy_script("--v1", tmp_path, PROGRAM[0], "--steps=150")
     assert float(values["last_loss"]) < float(values["first_loss"]) / 50
-    plain = subprocess.run(
-        [sys.executable, "-m", "tf1_train.compat", PROGRAM[0]], cwd=tmp_path,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"}, capture_output=True, text=True,
-        timeout=240,
-    )  # fmt: skip
+    plain = run_cli([PROGRAM[0]], module="tf1_train.compat", cwd=tmp_path, env=QUIET)
     assert plain.returncode == 1
     assert "cannot import name 'placeholder' from 'tensorflow'" in plain.stderr
 
@@ -67,11 +61,7 @@ def test_v1_shapes_runs_dimension_code_as_written_to_the_numbers_of_the_portable
     as_written = run_legacy_script("--v1", tmp_path, "--v1_shapes", str(DIMENSIONS))
     edited = run_legacy_script("--v1", tmp_path, str(DIMENSIONS), "--idiom=dimension_value")
     assert len(as_written) == 13 and as_written == edited
-    stopped = subprocess.run(
-        [sys.executable, "-m", "tf1_train.compat", "--v1", str(DIMENSIONS)], cwd=tmp_path,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"}, capture_output=True, text=True,
-        timeout=240,
-    )  # fmt: skip
+    stopped = run_cli(["--v1", str(DIMENSIONS)], module="tf1_train.compat", cwd=tmp_path, env=QUIET)
     assert stopped.returncode == 1
     assert "AttributeError: 'NoneType' object has no attribute 'value'" in stopped.stderr
 

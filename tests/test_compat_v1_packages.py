@@ -11,8 +11,8 @@ keep TensorFlow 2's.
 
 import json
 import os
-import subprocess
-import sys
+
+from conftest import run_cli
 
 LIBRARY = """
 import tensorflow as tf
@@ -58,12 +58,12 @@ def _tree(tmp_path):
 
 
 def _run(tmp_path, site, *options):
-    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"}
-    env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")])
-    return subprocess.run(
-        [sys.executable, "-m", "tf1_train.compat", *options, "train.py"],
-        cwd=tmp_path / "prog", env=env, capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
+    # the library on PYTHONPATH, as an installed one is on sys.path (the warm
+    # server's child puts it there as python does)
+    path = os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])
+    env = {"TF_CPP_MIN_LOG_LEVEL": "2", "PYTHONPATH": path}
+    return run_cli([*options, "train.py"], module="tf1_train.compat", cwd=tmp_path / "prog",
+                   env=env)  # fmt: skip
 
 
 def test_a_named_installed_library_gets_the_v1_api_and_others_keep_tf2s(tmp_path):

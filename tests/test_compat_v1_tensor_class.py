@@ -12,14 +12,12 @@ packages keep TensorFlow 2's.
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
 SCRIPT = os.path.join(ROOT, "tests", "legacy_scripts", "rl_tf_util_style.py")
-QUIET = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"}
+QUIET = {"TF_CPP_MIN_LOG_LEVEL": "2"}
 
 PROBE = """
 import sys
@@ -45,11 +43,7 @@ print({"eager_isinstance": isinstance(tf.constant([1.0]), tf.Tensor),
 
 
 def _run(args, cwd, timeout=240):
-    out = subprocess.run(
-        [sys.executable, "-m", "tf1_train.compat", *args],
-        cwd=cwd, env=QUIET, capture_output=True, text=True, timeout=timeout,
-    )  # fmt: skip
-    return out
+    return run_cli(args, timeout, env=QUIET, module="tf1_train.compat", cwd=cwd)
 
 
 def test_graph_tensors_are_tf_tensor_in_the_programs_files_and_eager_ones_after(tmp_path):

@@ -5,22 +5,17 @@ tf-slim batch norm under a placeholder phase, the freeze scripts' RefSwitch /
 AssignSub fix) freezes a graph that computes the session's numbers; without
 the option the same script's frozen graph raises."""
 
-import os
 import pathlib
 import subprocess
-import sys
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
 SCRIPT = str(pathlib.Path(ROOT) / "tests" / "legacy_scripts" / "freeze_bn_style.py")
 
 
 def _run(script: str, *options: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "tf1_train.compat", *options, script],
-        cwd=cwd or ROOT, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-        capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
+    return run_cli([*options, script], module="tf1_train.compat", cwd=cwd,
+                   env={"TF_CPP_MIN_LOG_LEVEL": "2"})  # fmt: skip
 
 
 def _values(out: subprocess.CompletedProcess) -> dict:

@@ -5,16 +5,14 @@ makes them work, as the scan then says; PointNet's manner
 (tests/legacy_scripts/pointnet_style.py) runs unmodified under it, and the
 scan's fix gives the same numbers on resource variables."""
 
-import os
 import pathlib
 import subprocess
-import sys
 import traceback
 
 import numpy as np
 import pytest
 import tensorflow as tf
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
 from tf1_train.port import scan, scan_cli
 
@@ -156,11 +154,8 @@ def test_under_v1_variables_the_v1_makers_work_and_tf2s_variable_does_not(tmp_pa
 
 
 def _run(*options: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "tf1_train.compat", "--v1", "--v1_shapes", *options],
-        cwd=ROOT, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-        capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
+    return run_cli(["--v1", "--v1_shapes", *options], module="tf1_train.compat",
+                   env={"TF_CPP_MIN_LOG_LEVEL": "2"})  # fmt: skip
 
 
 def _values(out: subprocess.CompletedProcess) -> dict:

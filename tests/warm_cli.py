@@ -13,9 +13,11 @@ is being tested; what differs from ``python -m`` is only that TensorFlow is
 already loaded.
 
 Request: {"module": m, "argv": [...], "cwd": d, "env": {...}, "stdout": path,
-"stderr": path}. The child runs with ``env`` as its environment; the caller
-sends a run whose environment differs in what TensorFlow reads when it
-loads (tests/conftest.py ``LOAD_TIME``) to a fresh interpreter instead.
+"stderr": path}. The child runs with ``env`` as its environment; what
+TensorFlow reads when it loads (tests/conftest.py ``LOAD_TIME``) it read in
+the server, so the caller keeps a server per such environment (``shared``).
+``WarmCli`` is also the client of tests/warm_compat.py, which takes the same
+requests for ``python -m tf1_train.compat``.
 """
 
 from __future__ import annotations
@@ -78,14 +80,15 @@ def serve() -> None:
 
 
 class WarmCli(fork_server.ForkClient):
-    """Client of the server above, which runs with ``env``; may be used from
-    several threads."""
+    """Client of the server above (or of ``script``, another server of
+    tests/ taking the same requests), which runs with ``env``; may be used
+    from several threads."""
 
-    def __init__(self, env=None, reply_timeout: float = 120.0):
+    def __init__(self, env=None, reply_timeout: float = 120.0, script: str = "warm_cli.py"):
         self.env = dict(os.environ if env is None else env)
         self.out_dir = tempfile.mkdtemp(prefix="warm_cli.")
         self._names = itertools.count()
-        super().__init__("warm_cli.py", self.env, reply_timeout)
+        super().__init__(script, self.env, reply_timeout)
 
     def start(
         self, args, module="tf1_train.main", cwd=fork_server.ROOT, env=None
@@ -118,22 +121,30 @@ class WarmCli(fork_server.ForkClient):
         shutil.rmtree(self.out_dir, ignore_errors=True)
 
 
-_SHARED = []  # here, not in conftest: pytest imports conftest.py twice (conftest, tests.conftest)
+# (script, key) -> its server; here, not in conftest: pytest imports
+# conftest.py twice (conftest, tests.conftest)
+_SHARED: Dict[tuple, WarmCli] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def shared(env) -> WarmCli:
-    """The test session's server, started on first use with ``env`` (by
-    whichever thread of a fixture's pool asks first)."""
+def shared(env, script: str = "warm_cli.py", key: tuple = ()) -> WarmCli:
+    """The test session's server of ``script`` for ``key`` (the load-time
+    environment its runs share, tests/conftest.py ``_warm_cli``), started on
+    first use with ``env`` (by whichever thread of a fixture's pool asks
+    first). A server per load-time environment, not one for the session: a
+    run that sets TF_CPP_MIN_LOG_LEVEL=2 then forks from a server that
+    loaded TensorFlow so, instead of starting a fresh interpreter (3 s of
+    CPU) each time."""
     with _SHARED_LOCK:
-        if not _SHARED:
-            _SHARED.append(WarmCli(env))
-        return _SHARED[0]
+        if (script, key) not in _SHARED:
+            _SHARED[script, key] = WarmCli(env, script=script)
+        return _SHARED[script, key]
 
 
 def close_shared() -> None:
-    while _SHARED:
-        _SHARED.pop().close()
+    with _SHARED_LOCK:
+        while _SHARED:
+            _SHARED.popitem()[1].close()
 
 
 if __name__ == "__main__":
