@@ -24,6 +24,11 @@ import numpy as np
 GROUPS = ("decode", "attention", "beam")
 CASES: Dict[str, Dict[str, Callable]] = {group: {} for group in GROUPS}
 BATCH, TIME, VOCAB, UNITS = 3, 5, 11, 6
+# Cases whose gradients pass an embedding lookup made inside the decoder's
+# loop. TF 1.x's loops hand its gradient out as IndexedSlices, a row per id
+# with repeated ids unsummed (tf.global_norm counts their parts apart); TF 2's
+# as a dense tensor. Their goldens hold under TF 1.x's control flow.
+LOOP_LOOKUP_GRADIENTS = ("scheduled_embedding_training_helper",)
 
 
 def case(group: str):

@@ -53,7 +53,7 @@ def gather_tree_placeholders(s2s, tf):
     ids = tf.placeholder_with_default(step_ids, [None, None, 3])
     parents = tf.placeholder_with_default(parent_ids, [None, None, 3])
     out = s2s.gather_tree(ids, parents, tf.constant([4, 2, 5, 3]), tf.constant(6))
-    return {"ids": out, "static_beam": tf.constant(out.shape[2])}
+    return {"ids": out, "static_beam": tf.constant(tf.dimension_value(out.shape[2]))}
 
 
 def _static_shape(tf, t):

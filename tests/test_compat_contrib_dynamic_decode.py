@@ -4,9 +4,10 @@ Every program of tests/contrib_seq2seq_cases*.py runs on tf1_train.compat's
 module and must make the variables TF 1.15's own source made (names and
 shapes, so TF1 checkpoints restore) and compute what it computed, within
 float32 rounding: the goldens in tests/goldens/contrib_seq2seq_<group>.json
-come from that source (scripts/make_contrib_seq2seq_goldens.py).
+come from TensorFlow 1.15.5 itself (scripts/make_contrib_seq2seq_goldens.py).
 """
 
+import contextlib
 import json
 import pathlib
 
@@ -34,6 +35,20 @@ def _seq2seq():
     return names["seq2seq"]
 
 
+@contextlib.contextmanager
+def _control_flow_v1(on: bool):
+    """TF 1.x's loops (Enter/Exit/NextIteration) while building, as TF 1.15
+    built them (disable_control_flow_v2); TF 2's again after."""
+    was = tf.compat.v1.control_flow_v2_enabled()
+    if on:
+        tf.compat.v1.disable_control_flow_v2()
+    try:
+        yield
+    finally:
+        if was:
+            tf.compat.v1.enable_control_flow_v2()
+
+
 def test_every_case_has_a_golden_and_every_golden_a_case():
     for group in cases.GROUPS:
         assert sorted(cases.cases(group)) == sorted(_golden(group)), group
@@ -42,7 +57,8 @@ def test_every_case_has_a_golden_and_every_golden_a_case():
 @pytest.mark.parametrize("group,name", PARAMS)
 def test_case_computes_what_tf115_computed(installed, group, name):
     want = _golden(group)[name]
-    got = cases.run(_seq2seq(), tf.compat.v1, cases.cases(group)[name])
+    with _control_flow_v1(name in cases.LOOP_LOOKUP_GRADIENTS):
+        got = cases.run(_seq2seq(), tf.compat.v1, cases.cases(group)[name])
     if "error" in want or "error" in got:
         assert got.get("error") == want.get("error"), got
         return
@@ -56,6 +72,18 @@ def test_case_computes_what_tf115_computed(installed, group, name):
             np.testing.assert_array_equal(value, expected, err_msg=key)
         else:
             np.testing.assert_allclose(value, expected, rtol=1e-5, atol=1e-5, err_msg=key)
+
+
+@pytest.mark.parametrize("name", cases.LOOP_LOOKUP_GRADIENTS)
+def test_under_tf2_control_flow_only_the_norm_of_a_loop_lookups_gradient_differs(installed, name):
+    """TF 2's loop gives the lookup's gradient dense: the same outputs and loss,
+    and a global norm TF 1.15.5 did not compute (it summed each repeated row's
+    parts apart)."""
+    want = _golden("decode")[name]["values"]
+    got = cases.run(_seq2seq(), tf.compat.v1, cases.cases("decode")[name])["values"]
+    for key in ("logits", "loss", "sample_id"):
+        np.testing.assert_allclose(got[key], want[key], rtol=1e-5, atol=1e-5, err_msg=key)
+    assert abs(got["grad_norm"] - want["grad_norm"]) > 1e-3, (got["grad_norm"], want["grad_norm"])
 
 
 def test_a_users_attention_decoder_model_trains_on_replicated_towers(tmp_path):
