@@ -18,6 +18,35 @@ TF = "import tensorflow as tf\n"
 
 RUNTIME = [
     (
+        "loop-lookup-gradient",
+        TF + "opt = tf.train.MomentumOptimizer(0.1, 0.9)\nemb = tf.get_variable('emb', [10, 4])\n"
+        "def body(t, h):\n"
+        "    x = tf.nn.embedding_lookup(emb, ids[:, t])  # expect: loop-lookup-gradient\n"
+        "    return t + 1, h + x\n"
+        "tf.while_loop(cond, body, [0, h0])\n"
+        "tf.while_loop(cond, lambda t, h: (t + 1, tf.nn.embedding_lookup(emb, t)), [0, h0])"
+        "  # expect: loop-lookup-gradient\n"
+        "out = tf.scan(fn=lambda a, i: tf.nn.embedding_lookup(emb, i), elems=ids)"
+        "  # expect: loop-lookup-gradient\n"
+        "class Cell(tf.nn.rnn_cell.RNNCell):\n"
+        "    def call(self, inputs, state):\n"
+        "        return tf.nn.embedding_lookup(emb, inputs), state"
+        "  # expect: loop-lookup-gradient\n"
+        "h = tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper(x, n, emb, 0.5)"
+        "  # expect: loop-lookup-gradient\n"
+        "cell = tf.contrib.rnn.EmbeddingWrapper(cell, 10, 4)  # expect: loop-lookup-gradient\n"
+        "outputs, _ = tf.nn.dynamic_rnn(cell, ids, dtype=tf.float32)\n",
+        TF + "opt = tf.train.MomentumOptimizer(0.1, 0.9)\nemb = tf.get_variable('emb', [10, 4])\n"
+        "x = tf.nn.embedding_lookup(emb, ids)\n"
+        "def body(t, h):\n    return t + 1, h + tf.gather(x, t)\n"
+        "tf.while_loop(cond, body, [0, h0])\n"
+        "cell = tf.contrib.rnn.EmbeddingWrapper(cell, 10, 4)\n"
+        "outputs, _ = tf.contrib.legacy_seq2seq.rnn_decoder(inputs, state, cell)\n"
+        "helper = tf.contrib.seq2seq.TrainingHelper(x, n)\n"
+        "class Model(object):\n    def call(self, ids):\n"
+        "        return tf.nn.embedding_lookup(emb, ids)\n",
+    ),
+    (
         "ema-regularization-losses",
         TF + "ema = tf.train.ExponentialMovingAverage(0.9)\nk = tf.GraphKeys\n"
         "ema.apply(tf.get_collection(k.REGULARIZATION_LOSSES))"

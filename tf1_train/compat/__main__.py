@@ -13,7 +13,9 @@ opt-in; with ``--v1_variables``, TF 1.x's reference variables and its
 control flow (a ``cond`` of ``Switch``/``Merge`` ops, which can read a
 reference variable: TF 2's branch functions cannot), so graph rewrites that
 name their ops work (the freeze scripts' ``RefSwitch`` fix, ``'/read'``
-tensors), also process-wide; with ``--gpus_as_cpus=N``, a multi-GPU program's ``/gpu:i`` towers
+tensors), also process-wide; with ``--v1_control_flow``, TF 1.x's control
+flow alone (a lookup made inside a loop then has TF 1.x's sparse gradient,
+port/loop_rules.py); with ``--gpus_as_cpus=N``, a multi-GPU program's ``/gpu:i`` towers
 run on N virtual CPU devices (_gpus_as_cpus.py); with
 ``--v1_packages=NAME[,NAME...]``, installed TF 1.x libraries the program
 uses (stable-baselines) get the v1 API as the program's own files do.
@@ -34,8 +36,9 @@ from typing import NamedTuple, Optional, Tuple
 from tf1_train.compat import install
 
 USAGE = (
-    "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--v1_variables] [--gpus_as_cpus=N] "
-    "[--v1_packages=NAME,...] SCRIPT.py [ARGS...] | -m MODULE [ARGS...]"
+    "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--v1_variables] "
+    "[--v1_control_flow] [--gpus_as_cpus=N] [--v1_packages=NAME,...] "
+    "SCRIPT.py [ARGS...] | -m MODULE [ARGS...]"
 )
 
 
@@ -54,17 +57,19 @@ def _module_error(name: str) -> Optional[str]:
     return None
 
 
-SWITCHES = ("--v1", "--v1_shapes", "--v1_variables")  # on/off options, before the program
-SWITCH_FIELDS = ("v1", "v1_shapes", "v1_variables", "v1_packages")
+# on/off options, before the program
+SWITCHES = ("--v1", "--v1_shapes", "--v1_variables", "--v1_control_flow")
+SWITCH_FIELDS = ("v1", "v1_shapes", "v1_variables", "v1_control_flow", "v1_packages")
 
 
 class Options(NamedTuple):
     """What comes before the program: ``--v1``, ``--v1_shapes``, ``--v1_variables``,
-    ``--gpus_as_cpus=N``, ``--v1_packages=NAME,...``."""
+    ``--v1_control_flow``, ``--gpus_as_cpus=N``, ``--v1_packages=NAME,...``."""
 
     v1: bool = False
     v1_shapes: bool = False
     v1_variables: bool = False
+    v1_control_flow: bool = False
     gpus: int = 0  # N, 0 for none
     v1_packages: Tuple[str, ...] = ()  # the paths of the packages named
     refused: str = ""  # why an option's value cannot run, the first such
@@ -145,7 +150,7 @@ def _graph_mode(v1_root: Optional[str], given: Options) -> None:
     """install(), graph mode, with ``--v1`` the v1 API for the files under
     ``v1_root`` (and ``--v1_packages``' files), and with ``--v1_shapes`` TF
     1.x's shapes everywhere, with ``--v1_variables`` its reference variables
-    and control flow."""
+    and control flow, with ``--v1_control_flow`` its control flow."""
     install()
     import tensorflow as tf
 
@@ -158,6 +163,7 @@ def _graph_mode(v1_root: Optional[str], given: Options) -> None:
         tf.compat.v1.disable_v2_tensorshape()
     if given.v1_variables:
         tf.compat.v1.disable_resource_variables()
+    if given.v1_variables or given.v1_control_flow:
         tf.compat.v1.disable_control_flow_v2()
     if v1_root or given.v1_packages:
         from tf1_train.compat._v1_imports import serve_v1_api

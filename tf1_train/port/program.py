@@ -23,6 +23,21 @@ V1_GRAPH_NAMES = SESSION_NAMES + (
 V1_SHAPES = {"disable_v2_behavior", "disable_v2_tensorshape"}
 V1_VARIABLES = {"disable_v2_behavior", "disable_resource_variables"}
 V1_CONTROL_FLOW = {"disable_v2_behavior", "disable_control_flow_v2"}
+# What counts a sparse gradient otherwise than a dense one: the global norm, and
+# the optimizers that update only a sparse gradient's rows (loop_rules.py)
+SPARSE_SENSITIVE = (
+    "global_norm",
+    "clip_by_global_norm",
+    "MomentumOptimizer",
+    "RMSPropOptimizer",
+    "AdadeltaOptimizer",
+    "FtrlOptimizer",
+    "AdagradDAOptimizer",
+    "ProximalAdagradOptimizer",
+    "ProximalGradientDescentOptimizer",
+    "optimize_loss",
+    "create_train_op",
+)
 
 
 class Program(NamedTuple):
@@ -35,6 +50,7 @@ class Program(NamedTuple):
     v1_variables: bool = False  # reference variables (disable_resource_variables)
     v1_control_flow: bool = False  # Switch/Merge conds (disable_control_flow_v2)
     named_step: bool = False  # tf.Variable(0, name='global_step') outside GLOBAL_STEP
+    sparse_sensitive: bool = False  # names global_norm or a row-wise sparse optimizer
 
 
 # What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's
@@ -79,6 +95,7 @@ def program_facts(
         compat_installed=compat_installed,
         v1_variables=bool(off & V1_VARIABLES),
         v1_control_flow=bool(off & V1_CONTROL_FLOW),
+        sparse_sensitive=bool(off & set(SPARSE_SENSITIVE)),
     )
 
 
@@ -93,6 +110,18 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
         return WORKS, V1_VARIABLES_NOTE.format(also="")
     if key == "freeze-ref-ops" and program.v1_variables and program.v1_control_flow:
         return WORKS, V1_VARIABLES_NOTE.format(also=" and control flow")
+    if key == "loop-lookup-gradient" and program.v1_control_flow:
+        return WORKS, (
+            "works only with TF 1.x's control flow on (python -m tf1_train.compat "
+            "--v1_control_flow or --v1_variables, disable_control_flow_v2() or "
+            "disable_v2_behavior())"
+        )
+    if key == "loop-lookup-gradient" and not program.sparse_sensitive:
+        return WORKS, (
+            "the same numbers here: the program names neither tf.global_norm nor an optimizer "
+            "that updates a sparse gradient's rows only (GradientDescent, Adam and Adagrad "
+            "give a dense gradient TF 1.x's numbers)"
+        )
     if key == "eager-placeholder" and program.graph_context:
         return WORKS, "runs only inside `with tf.Graph().as_default():` blocks"
     if key in INSTALL_FIXES and program.compat_installed:

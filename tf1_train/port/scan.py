@@ -24,6 +24,7 @@ from tf1_train.port import (
     global_step_rules,
     keras2_rules,
     librosa_rules,
+    loop_rules,
     numpy_rules,
     paths,
     private_paths,
@@ -109,14 +110,16 @@ def scan(
     v1: bool = False,
     v1_shapes: bool = False,
     v1_variables: bool = False,
+    v1_control_flow: bool = False,
 ) -> Report:
     """Findings for the files under ``args``; ``compat``: the program will run
     through ``python -m tf1_train.compat`` (install() and graph mode); ``v1``:
     with ``--v1`` (``import tensorflow`` is the v1 API), ``v1_shapes``: with
     ``--v1_shapes`` (TF 1.x's ``Dimension`` shapes), ``v1_variables``: with
-    ``--v1_variables`` (its reference variables and control flow); each
+    ``--v1_variables`` (its reference variables and control flow),
+    ``v1_control_flow``: with ``--v1_control_flow`` (its control flow); each
     implies ``compat``."""
-    compat = compat or v1 or v1_shapes or v1_variables
+    compat = compat or v1 or v1_shapes or v1_variables or v1_control_flow
     files, errors = python_files(args)
     parsed = []
     for path in files:
@@ -134,6 +137,8 @@ def scan(
         program = program._replace(eager_off=True, v1_shapes=program.v1_shapes or v1_shapes)
     if v1_variables:
         program = program._replace(v1_variables=True, v1_control_flow=True)
+    if v1_control_flow:
+        program = program._replace(v1_control_flow=True)
     named = any(global_step_rules.names_a_step(f.tree, f.aliases.resolve) for f in parsed)
     collected = any(global_step_rules.collects_a_step(f.tree, f.aliases.resolve) for f in parsed)
     program = program._replace(named_step=named and not collected)
@@ -197,6 +202,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(self_cast_rules.findings(parsed.tree))
     raw.extend(variable_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(ema_rules.findings(parsed.tree, parsed.aliases.resolve))
+    raw.extend(loop_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(global_step_rules.findings(parsed.tree, parsed.aliases.resolve, program))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 

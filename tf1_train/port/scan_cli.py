@@ -1,9 +1,10 @@
 """`python -m tf1_train.port scan PATH... [--json FILE] [--compat] [--v1] [--v1_shapes]
-[--v1_variables]`: the scan's command line and its two outputs, a Markdown table
+[--v1_variables] [--v1_control_flow]`: the scan's command line and its two outputs, a Markdown table
 and JSON (scan.py finds; this module reads the options and prints).
 
 `--compat`: the program runs unmodified through ``python -m tf1_train.compat``;
-`--v1`, `--v1_shapes`, `--v1_variables`: through it with that option. Exit
+`--v1`, `--v1_shapes`, `--v1_variables`, `--v1_control_flow`: through it with
+that option. Exit
 status: 2 for bad input (each problem one `error:` line, the other files still
 scanned), else 1 if anything breaks, else 0.
 """
@@ -17,7 +18,7 @@ from tf1_train.port.rules import BREAKS, SEVERITIES
 from tf1_train.port.scan import Finding, Report, scan
 
 JSON_VERSION = 1
-OPTIONS = ("--compat", "--v1", "--v1_shapes", "--v1_variables")
+OPTIONS = ("--compat", "--v1", "--v1_shapes", "--v1_variables", "--v1_control_flow")
 
 
 def counts(findings: Sequence[Finding]) -> Dict[str, int]:
@@ -77,7 +78,8 @@ def _parse_args(argv: Sequence[str]) -> Tuple[List[str], Optional[str], Optional
 
 def main(argv: Sequence[str]) -> int:
     """``--compat``: the program runs through python -m tf1_train.compat; ``--v1``,
-    ``--v1_shapes``, ``--v1_variables``: with that runner option (scan.scan)."""
+    ``--v1_shapes``, ``--v1_variables``, ``--v1_control_flow``: with that runner option
+    (scan.scan)."""
     given = {o[2:]: o in argv for o in OPTIONS}
     targets, json_to, error = _parse_args([a for a in argv if a not in OPTIONS])
     if error:
