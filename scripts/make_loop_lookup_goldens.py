@@ -31,6 +31,7 @@ CONFIGS = {
     "while_sgd_clipped": ["--model=while", "--optimizer=sgd", "--clip=0.2"],
     "while_adam": ["--model=while", "--optimizer=adam"],
     "wrapper_momentum": ["--model=wrapper", "--optimizer=momentum"],
+    "sampler_momentum": ["--model=sampler", "--optimizer=momentum", "--clip=0.2"],
 }
 RUN = (
     "import runpy, sys\nimport tensorflow as tf\ntf.enable_resource_variables()\n"

@@ -2,7 +2,10 @@
 hand-written decoders, scheduled sampling and ``EmbeddingWrapper`` cells did:
 ``--model=while`` steps a ``tf.while_loop`` whose body looks each step's ids
 up; ``--model=wrapper`` runs ``tf.contrib.rnn.EmbeddingWrapper`` around a GRU
-under ``dynamic_rnn``. Gradients clipped by global norm (``--clip``, 0 for
+under ``dynamic_rnn``; ``--model=sampler`` is SeqGAN's generator in small: a
+teacher-forced loop over the sequence looked up before it, trained, and a
+loop that samples each next token and looks it up, run but never
+differentiated. Gradients clipped by global norm (``--clip``, 0 for
 none), logged, and applied by ``--optimizer``; a new batch each step.
 
 Its weights are set from their names after initialization (the same on every
@@ -46,6 +49,38 @@ def loop_model(ids):
     return tf.while_loop(lambda t, state, loss: t < TIME, step, start)[2]
 
 
+def sampler_model(ids):
+    embedding = tf.get_variable("embedding", [VOCAB, EMBED])
+    kernel = tf.get_variable("kernel", [EMBED + UNITS, UNITS])
+    softmax_w = tf.get_variable("softmax_w", [UNITS, VOCAB])
+    inputs = tf.TensorArray(tf.float32, TIME).unstack(
+        tf.transpose(tf.nn.embedding_lookup(embedding, ids[:, :TIME]), [1, 0, 2])
+    )
+
+    def cell(x, state):
+        state = tf.tanh(tf.matmul(tf.concat([x, state], 1), kernel))
+        return state, tf.matmul(state, softmax_w)
+
+    def teacher_forced(t, state, loss):
+        state, logits = cell(inputs.read(t), state)
+        xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=ids[:, t + 1], logits=logits)
+        return t + 1, state, loss + tf.reduce_mean(xent) / TIME
+
+    def generate(t, x, state, tokens):
+        state, logits = cell(x, state)
+        next_token = tf.cast(tf.reshape(tf.multinomial(logits, 1), [BATCH]), tf.int32)
+        x = tf.nn.embedding_lookup(embedding, next_token)
+        return t + 1, x, state, tokens.write(t, next_token)
+
+    zeros = tf.zeros([BATCH, UNITS])
+    start = tf.nn.embedding_lookup(embedding, ids[:, 0])
+    tokens = tf.TensorArray(tf.int32, TIME)
+    generated = tf.while_loop(lambda t, *_: t < TIME, generate, [0, start, zeros, tokens])
+    tf.add_to_collection("generated", generated[3].stack())
+    start = [tf.constant(0), zeros, tf.constant(0.0)]
+    return tf.while_loop(lambda t, *_: t < TIME, teacher_forced, start)[2]
+
+
 def wrapper_model(ids):
     cell = tf.contrib.rnn.EmbeddingWrapper(tf.nn.rnn_cell.GRUCell(UNITS), VOCAB, EMBED)
     outputs, _ = tf.nn.dynamic_rnn(cell, ids[:, :TIME, None], dtype=tf.float32)
@@ -65,7 +100,8 @@ def optimizer(name):
 
 def main(_):
     ids = tf.placeholder(tf.int32, [BATCH, TIME + 1])
-    loss = loop_model(ids) if FLAGS.model == "while" else wrapper_model(ids)
+    models = {"while": loop_model, "wrapper": wrapper_model, "sampler": sampler_model}
+    loss = models[FLAGS.model](ids)
     params = tf.trainable_variables()
     grads = tf.gradients(loss, params)
     norm = tf.global_norm(grads)
@@ -80,7 +116,9 @@ def main(_):
             v.load(rng.uniform(-0.5, 0.5, v.shape.as_list()).astype(np.float32), sess)
         for step in range(FLAGS.steps):
             batch = np.random.RandomState(step).randint(0, VOCAB, (BATCH, TIME + 1))
-            value, size, _ = sess.run([loss, norm, train_op], {ids: batch})
+            value, size, _, _ = sess.run(
+                [loss, norm, train_op, tf.get_collection("generated")], {ids: batch}
+            )
             if step % 10 == 0 or step == FLAGS.steps - 1:
                 print(f"loss_{step} = {value:.7f}")
                 print(f"norm_{step} = {size:.7f}")

@@ -15,7 +15,12 @@ Found per file, flow-insensitively: ``embedding_lookup`` in a function (or
 lambda) given as a loop's body (``while_loop``'s ``body``, ``raw_rnn``'s
 ``loop_fn``, ``scan``/``map_fn``/``foldl``/``foldr``'s ``fn``) or in the
 ``call``/``__call__`` of an RNN cell class; ``ScheduledEmbeddingTrainingHelper``;
-``EmbeddingWrapper`` in a file that runs a dynamic RNN or decoder.
+``EmbeddingWrapper`` in a file that runs a dynamic RNN or decoder. A lookup
+of ids the body draws itself (``multinomial``, ``categorical``, ``argmax``)
+is a sampling loop: its numbers change only if a loss is differentiated
+through the loop's outputs, which SeqGAN's generators, for one, never are
+(their losses read the sampled ids, and train to TF 1.15.5's numbers either
+way), so it is listed as ``works`` with that condition.
 tests/port_scan_cases_runtime.py has the cases; program.adjust says when the
 numbers stay TF 1.x's.
 """
@@ -55,6 +60,12 @@ LOOPS = {
 }
 DYNAMIC = ("dynamic_rnn", "bidirectional_dynamic_rnn", "raw_rnn", "dynamic_decode")
 CELL_METHODS = ("call", "__call__")
+SAMPLERS = ("multinomial", "categorical", "argmax")
+SAMPLED = (
+    "a sampling loop (the ids are drawn in its body): the numbers change only if a loss is "
+    "differentiated through the loop's outputs (the sampled tokens' probabilities); a loss "
+    "that reads the sampled ids alone (SeqGAN's) keeps TF 1.x's numbers"
+)
 
 
 def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
@@ -69,9 +80,36 @@ def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[s
         if last == "ScheduledEmbeddingTrainingHelper" or (last == "EmbeddingWrapper" and dynamic):
             yield node, KEY, ast.unparse(node.func), {}
     for body in bodies:
+        sampled = _sampled_names(body, paths)
         for node in ast.walk(body):
             if isinstance(node, ast.Call) and _is_lookup(paths.get(id(node), "")):
-                yield node, KEY, ast.unparse(node), {}
+                ids = node.args[1:2] + [k.value for k in node.keywords if k.arg == "ids"]
+                drawn = any(_draws(i, paths) or _names(i) & sampled for i in ids)
+                yield node, KEY, ast.unparse(node), {"works": SAMPLED} if drawn else {}
+
+
+def _draws(node: ast.AST, paths) -> bool:
+    """Whether an expression calls a sampler (tf.multinomial, tf.argmax, ...)."""
+    return any(
+        isinstance(n, ast.Call) and _last(paths.get(id(n), "")) in SAMPLERS for n in ast.walk(node)
+    )
+
+
+def _names(node: ast.AST) -> Set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _sampled_names(body: ast.AST, paths) -> Set[str]:
+    """Names the body binds to sampled ids, directly or through other such names."""
+    assigns = [n for n in ast.walk(body) if isinstance(n, ast.Assign)]
+    sampled: Set[str] = set()
+    for _ in range(3):  # next_token = tf.cast(tf.multinomial(...)); ids = next_token ...
+        for node in assigns:
+            if _draws(node.value, paths) or _names(node.value) & sampled:
+                sampled.update(
+                    n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+                )
+    return sampled
 
 
 def _loop_bodies(tree: ast.AST, calls, paths) -> Set[ast.AST]:

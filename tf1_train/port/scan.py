@@ -310,6 +310,8 @@ def _finding(file, node, key, construct, fills, program) -> Finding:
         severity, note = BREAKS, ""
     if "guarded" in fills:
         severity, note = WORKS, fills["guarded"]
+    if "works" in fills:
+        severity, note = WORKS, fills["works"]
     if "placeholder" in fills:
         severity, note = (
             WORKS,
