@@ -18,8 +18,17 @@ regularization terms, variables after one run of UPDATE_OPS), plus Saver
 checkpoints of two models each. A model the real layers cannot run on this
 machine is recorded with its error instead. Given model names, it remakes
 only those and keeps the other goldens as they were.
+
+Run with TensorFlow 1.15.5 itself (its own environment: LEGACY_LAYERS.md,
+"Regenerating the goldens") and model names, it remakes those models of
+tests/compat_layer_models.py with TF 1.15.5's own tf.layers on resource
+variables, and lists them under "tensorflow_1_15_5" in goldens.json. Where
+TF 1.15.5 and tf_keras 2.21 disagree, TF 1.15.5 is what a TF 1.x program
+computed: a 5-D batch norm (TF 1.x never fused it) and one seeded Dropout
+layer called twice (TF 1.x drew the same mask).
 """
 
+import importlib.util
 import json
 import os
 import pathlib
@@ -39,7 +48,35 @@ SETS = (
 )
 
 
+def tf115(names: list) -> int:
+    """The named layer models from TensorFlow 1.15.5's own tf.layers."""
+    import numpy as np
+    import tensorflow as tf
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    import compat_layer_models as harness
+
+    tf.compat.v1.enable_resource_variables()  # as the layers run here
+    out = ROOT / "tests" / "goldens" / "compat_layers"
+    report = json.loads((out / "goldens.json").read_text())
+    unknown = [n for n in names if n not in harness.MODELS]
+    if not names or unknown:
+        print(f"error: name the models to remake from {sorted(harness.MODELS)}", file=sys.stderr)
+        return 2
+    for name in names:
+        meta, arrays = harness.measure(tf, tf.compat.v1.layers, name, models=harness.MODELS)
+        report["models"][name] = meta
+        np.savez_compressed(out / f"{name}.npz", **arrays)
+        print(f"compat_layers/{name}: TensorFlow {tf.__version__}")
+    made = set(report.get("tensorflow_1_15_5", [])) | set(names)
+    report["tensorflow_1_15_5"] = sorted(made)
+    (out / "goldens.json").write_text(json.dumps(report, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
 def main() -> int:
+    if importlib.util.find_spec("tensorflow_core"):  # TF 1.15's package, not imported yet
+        return tf115(sys.argv[1:])
     try:
         import tf_keras
     except ImportError:
@@ -70,10 +107,17 @@ def main() -> int:
             "checkpoints": list(checkpoints),
             "models": {},
         }
-        chosen = [name for name in models.MODELS if not only or name in only]
-        if only and (out / "goldens.json").exists():  # the others' goldens stay as made
-            kept = json.loads((out / "goldens.json").read_text())["models"]
-            report["models"] = {k: v for k, v in kept.items() if k in models.MODELS}
+        path = out / "goldens.json"
+        before = json.loads(path.read_text()) if path.exists() else {}
+        tf115_made = before.get("tensorflow_1_15_5", [])  # TF 1.15.5's stay its own
+        if tf115_made:
+            report["tensorflow_1_15_5"] = tf115_made
+        chosen = [n for n in models.MODELS if (not only or n in only) and n not in tf115_made]
+        if before:  # the others' goldens stay as made
+            report["models"] = {
+                k: v for k, v in before["models"].items()
+                if k in models.MODELS and (k in tf115_made or (only and k not in only))
+            }  # fmt: skip
         for name in chosen:
             save_to = str(out / f"{name}.ckpt") if name in checkpoints else None
             try:

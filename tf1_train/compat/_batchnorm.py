@@ -3,7 +3,8 @@
 What matters for old programs and their checkpoints: variables ``gamma``,
 ``beta``, ``moving_mean``, ``moving_variance`` (the last two not trainable,
 ON_READ/MEAN); ``training`` a Python bool or a bool tensor (default False);
-``fused=None`` means fused for 4-D inputs with axis 1 or 3 (the fused kernel
+``fused=None`` or ``True`` means fused for 4-D inputs with axis 1 or 3, and
+never for 5-D ones, as TF 1.x's v1 layer did (tf_keras fuses 5-D; the fused kernel
 updates the moving variance with the Bessel-corrected batch variance, the
 unfused path with the biased one); the moving averages are
 ``moving -= (moving - batch) * (1 - momentum)`` ops named
@@ -104,12 +105,9 @@ class BatchNormalization(Layer):
         fusable = len(self.axis) == 1 and self.dtype in (tf.float16, tf.bfloat16, tf.float32)
         fusable = fusable and not self.renorm and self.virtual_batch_size is None
         fusable = fusable and self.adjustment is None
-        fused_axes = {4: (1, 3), 5: (1, 4)}.get(rank, ())
+        fused_axes = {4: (1, 3)}.get(rank, ())  # TF 1.x: 4-D only (tf_keras: 5-D too)
         self.fused = bool(self.fused) and fusable and self.axis[0] in fused_axes
-        channels_first = "NCHW" if rank == 4 else "NCDHW"
-        self._data_format = (
-            channels_first if self.axis == [1] else channels_first.replace("C", "") + "C"
-        )
+        self._data_format = "NCHW" if self.axis == [1] else "NHWC"
         dims = {a: tf.compat.dimension_value(input_shape[a]) for a in self.axis}
         if None in dims.values():
             raise ValueError(

@@ -146,13 +146,6 @@ class Dropout(Layer):
         self.noise_shape = noise_shape
         self.seed = seed
 
-    def _next_seed(self) -> Optional[int]:
-        # Each call of one seeded layer draws the next op seed, as before.
-        if self.seed is None:
-            return None
-        seed, self.seed = self.seed, self.seed + 1
-        return seed
-
     def _noise_shape(self, inputs):
         if self.noise_shape is None:
             return None
@@ -171,7 +164,9 @@ class Dropout(Layer):
                 inputs,
                 rate=self.rate,
                 noise_shape=self._noise_shape(inputs),
-                seed=self._next_seed(),
+                # The same op seed at every call, as TF 1.x's layer gave: one
+                # seeded layer called twice drops the same units (tf_keras's differ)
+                seed=self.seed,
             )
 
         return smart_cond(training, dropped, lambda: tf.identity(inputs))
