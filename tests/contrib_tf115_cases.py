@@ -166,37 +166,26 @@ def seq2seq_attention_decoder(m, tf):
     return out + [state]
 
 
-@case
-def seq2seq_embedding_rnn(m, tf):
-    out, state = m.seq2seq.embedding_rnn_seq2seq(
-        _id_steps(tf), _id_steps(tf, 10), tf.nn.rnn_cell.GRUCell(U), V, V, 4
-    )
-    return out + [state]
+def _embedding_seq2seq(model: str, **options):
+    """A case of legacy_seq2seq's ``<model>_seq2seq`` on ids, 9 symbols each side."""
+
+    def fn(m, tf):
+        out, state = getattr(m.seq2seq, model + "_seq2seq")(
+            _id_steps(tf), _id_steps(tf, 10), tf.nn.rnn_cell.GRUCell(U), V, V, 4, **options
+        )
+        return out + [state]
+
+    return fn
 
 
-@case
-def seq2seq_embedding_rnn_feed_previous(m, tf):
-    out, state = m.seq2seq.embedding_rnn_seq2seq(
-        _id_steps(tf), _id_steps(tf, 10), tf.nn.rnn_cell.GRUCell(U), V, V, 4, feed_previous=True
-    )
-    return out + [state]
-
-
-@case
-def seq2seq_embedding_attention(m, tf):
-    out, state = m.seq2seq.embedding_attention_seq2seq(
-        _id_steps(tf), _id_steps(tf, 10), tf.nn.rnn_cell.GRUCell(U), V, V, 4
-    )
-    return out + [state]
-
-
-@case
-def seq2seq_embedding_attention_feed_previous(m, tf):
-    out, state = m.seq2seq.embedding_attention_seq2seq(
-        _id_steps(tf), _id_steps(tf, 10), tf.nn.rnn_cell.GRUCell(U), V, V, 4,
-        num_heads=2, feed_previous=True,
-    )  # fmt: skip
-    return out + [state]
+CASES["seq2seq_embedding_rnn"] = _embedding_seq2seq("embedding_rnn")
+CASES["seq2seq_embedding_rnn_feed_previous"] = _embedding_seq2seq(
+    "embedding_rnn", feed_previous=True
+)
+CASES["seq2seq_embedding_attention"] = _embedding_seq2seq("embedding_attention")
+CASES["seq2seq_embedding_attention_feed_previous"] = _embedding_seq2seq(
+    "embedding_attention", num_heads=2, feed_previous=True
+)
 
 
 @case
