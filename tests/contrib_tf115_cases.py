@@ -1,5 +1,6 @@
 """Programs over ``tf.contrib.rnn``'s cells, ``tf.contrib.legacy_seq2seq``,
-``tf.contrib.crf`` and ``tf.contrib.layers``, run on TensorFlow 1.15.5 itself
+``tf.contrib.crf`` and ``tf.contrib.layers`` (and TF 1.x's random draws
+given op seeds), run on TensorFlow 1.15.5 itself
 by scripts/make_contrib_tf115_goldens.py (Python 3.7: no newer syntax here)
 and on tf1_train.compat by tests/test_compat_contrib_tf115.py, which holds
 the second to the first.
@@ -261,6 +262,24 @@ def layers_batch_norm(m, tf):
 @case
 def layers_embed_sequence(m, tf):
     return [m.layers.embed_sequence(tf.constant(ints((B, T), V)), V, 4)]
+
+
+@case
+def seeded_draws(m, tf):
+    """Random ops and initializers given op seeds: TF 2.21 draws TF 1.15.5's
+    numbers. With the graph seed alone it does not: the op seed is then the
+    count of ops made before, which differs between the versions."""
+    tf.set_random_seed(1)
+    data = tf.data.Dataset.range(20).shuffle(10, seed=1).batch(20)
+    init = tf.glorot_uniform_initializer(seed=5)([4, 3])
+    return [
+        tf.random_uniform([5], seed=9), tf.random_normal([5], seed=3),
+        tf.truncated_normal([5], seed=5),
+        tf.cast(tf.random_shuffle(tf.range(10), seed=3), tf.float32),
+        tf.cast(tf.multinomial(tf.zeros([1, 5]), 6, seed=4), tf.float32),
+        tf.nn.dropout(tf.ones([4, 5]), rate=0.5, seed=7), init,
+        tf.cast(tf.data.make_one_shot_iterator(data).get_next(), tf.float32),
+    ]  # fmt: skip
 
 
 def run(m, tf, fn):
