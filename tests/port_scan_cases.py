@@ -111,6 +111,11 @@ CASES: List[Case] = [
         V1 + "sess = tf.train.MonitoredTrainingSession()\n",
     ),
     Case(
+        "import-meta-graph",
+        V1 + "saver = tf.train.import_meta_graph(path + '.meta')  # expect: import-meta-graph\n",
+        V1 + "saver = tf.train.Saver()\nsaver.restore(sess, path)\n",
+    ),
+    Case(
         "supervisor-eager",
         V1 + "sv = tf.train.Supervisor(logdir=d)  # expect: supervisor-eager\n"
         "import tf_slim as slim\nslim.learning.train(op, d)  # expect: supervisor-eager\n",

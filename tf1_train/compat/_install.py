@@ -19,7 +19,8 @@ builtins (``np.int``) likewise, and ``tensorflow.contrib.quantize``,
 SciPy's moved names and module paths as the program imports SciPy
 (_scipy_removed.py), and TensorFlow's step lookups find a counter made as
 ``tf.Variable(0, name='global_step')`` (_global_step.py), and
-``tf.keras.layers.Wrapper`` holds ``tf.layers`` layers again (_wrapper.py). Nothing else
+``tf.keras.layers.Wrapper`` holds ``tf.layers`` layers again (_wrapper.py), and
+a ``.meta`` TF 1.x wrote with a batch norm's gradient imports (_graph_import.py). Nothing else
 changes, and nothing changes until a program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
 still work on 2.21 and are left alone.
@@ -78,7 +79,22 @@ def install() -> None:
     _add_scipy_names()
     _add_legacy_wrapper()
     _make_regularization_losses_tensors()
+    _import_tf1_graphs()
     _state["installed"] = True
+
+
+def _import_tf1_graphs() -> None:
+    """``import_meta_graph`` / ``import_graph_def`` of a graph TF 1.x wrote
+    with a batch norm's gradient in it (_graph_import.py)."""
+    from tensorflow.python.framework import importer
+
+    from tf1_train.compat import _graph_import
+
+    original = importer._import_graph_def_internal
+    if getattr(original, "_tf1_train_original", None) is None:
+        wrapped = _graph_import.importer(original)
+        wrapped._tf1_train_original = original
+        _set(importer, "_import_graph_def_internal", wrapped)
 
 
 def _make_regularization_losses_tensors() -> None:

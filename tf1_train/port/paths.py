@@ -94,6 +94,7 @@ NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
     ("rnn-cell", (V1 + "nn.rnn_cell", "tensorflow.nn.rnn_cell"), False),
     ("horovod", ("horovod.tensorflow",), False),
     ("supervisor", ("train.Supervisor",), True),
+    ("import-meta-graph", ("train.import_meta_graph",), True),
     ("sync-replicas", ("train.SyncReplicasOptimizer",), True),
     (
         "queue-runners",

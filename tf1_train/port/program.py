@@ -70,6 +70,7 @@ INSTALL_FIXES = (
     "global-step-supervisor",
     "keras-wrapper-legacy-layer",
     "ema-regularization-losses",
+    "import-meta-graph",
 )
 V1_VARIABLES_NOTE = (
     "works only with TF 1.x's reference variables{also} on (python -m tf1_train.compat "
