@@ -260,6 +260,24 @@ def layers_batch_norm(m, tf):
 
 
 @case
+def layers_batch_norm_small_epsilon(m, tf):
+    """Epsilon below 1.001e-5 on channels of small variance: TF 1.x's fused
+    kernel raised it to 1.001e-5, through the layer (tf-slim's
+    ``batch_norm`` and ``tf.layers``), tf-slim's own fused path
+    (``zero_debias_moving_mean``) and ``tf.nn.fused_batch_norm`` itself."""
+    x = tf.constant(floats((B, 2, 2, 3)) * 0.01, name="input")
+    scale, offset = tf.constant([1.0, 2.0, 0.5]), tf.constant([0.1, 0.0, -0.1])
+    return [
+        m.layers.batch_norm(x, is_training=True, scale=True, epsilon=1e-5),
+        m.layers.batch_norm(x, is_training=True, epsilon=1e-6, zero_debias_moving_mean=True,
+                            scope="zero_debias"),
+        tf.nn.fused_batch_norm(x, scale, offset, epsilon=1e-5)[0],
+        tf.nn.fused_batch_norm(x, scale, offset, None, None, 1e-6)[0],
+        tf.layers.batch_normalization(x, training=True, epsilon=0.0),
+    ]  # fmt: skip
+
+
+@case
 def layers_embed_sequence(m, tf):
     return [m.layers.embed_sequence(tf.constant(ints((B, T), V)), V, 4)]
 

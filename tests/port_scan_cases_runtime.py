@@ -18,6 +18,25 @@ TF = "import tensorflow as tf\n"
 
 RUNTIME = [
     (
+        "batch-norm-epsilon-floor",
+        TF + "import tf_slim as slim\nfrom tf_slim.nets import resnet_utils\n"
+        "_BATCH_NORM_EPSILON = 1e-5\n"
+        "y = tf.layers.batch_normalization(x, epsilon=_BATCH_NORM_EPSILON)"
+        "  # expect: batch-norm-epsilon-floor\n"
+        "y = slim.batch_norm(x, epsilon=1e-6)  # expect: batch-norm-epsilon-floor\n"
+        "y = tf.nn.fused_batch_norm(x, s, o, epsilon=0.00001)  # expect: batch-norm-epsilon-floor\n"
+        "scope = resnet_utils.resnet_arg_scope()  # expect: batch-norm-epsilon-floor\n"
+        "scope = resnet_utils.resnet_arg_scope(batch_norm_epsilon=1e-5)"
+        "  # expect: batch-norm-epsilon-floor\n"
+        "params = {'decay': 0.997, 'epsilon': 1e-5}  # expect: batch-norm-epsilon-floor\n",
+        TF + "import tf_slim as slim\nfrom tf_slim.nets import resnet_utils\n"
+        "_BATCH_NORM_EPSILON = 1.001e-5\n"
+        "y = tf.layers.batch_normalization(x, epsilon=_BATCH_NORM_EPSILON)\n"
+        "y = slim.batch_norm(x, epsilon=1e-3)\ny = slim.batch_norm(x)\n"
+        "scope = resnet_utils.resnet_arg_scope(batch_norm_epsilon=1e-3)\n"
+        "params = {'decay': 0.997, 'epsilon': 0.001}\nopt = tf.train.AdamOptimizer(epsilon=1e-8)\n",
+    ),
+    (
         "loop-lookup-gradient",
         TF + "opt = tf.train.MomentumOptimizer(0.1, 0.9)\nemb = tf.get_variable('emb', [10, 4])\n"
         "def body(t, h):\n"

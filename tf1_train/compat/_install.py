@@ -20,7 +20,8 @@ SciPy's moved names and module paths as the program imports SciPy
 (_scipy_removed.py), and TensorFlow's step lookups find a counter made as
 ``tf.Variable(0, name='global_step')`` (_global_step.py), and
 ``tf.keras.layers.Wrapper`` holds ``tf.layers`` layers again (_wrapper.py), and
-a ``.meta`` TF 1.x wrote with a batch norm's gradient imports (_graph_import.py). Nothing else
+a ``.meta`` TF 1.x wrote with a batch norm's gradient imports (_graph_import.py), and a
+fused batch norm's epsilon has TF 1.x's floor (_fused_epsilon.py). Nothing else
 changes, and nothing changes until a program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
 still work on 2.21 and are left alone.
@@ -80,7 +81,21 @@ def install() -> None:
     _add_legacy_wrapper()
     _make_regularization_losses_tensors()
     _import_tf1_graphs()
+    _floor_fused_batch_norm_epsilon()
     _state["installed"] = True
+
+
+def _floor_fused_batch_norm_epsilon() -> None:
+    """TF 1.x's floor of 1.001e-5 on a fused batch norm's epsilon (_fused_epsilon.py)."""
+    from tensorflow.python.ops import nn, nn_impl
+
+    from tf1_train.compat._fused_epsilon import with_tf1_epsilon
+
+    original = getattr(nn_impl.fused_batch_norm, "_tf1_train_original", nn_impl.fused_batch_norm)
+    floored = with_tf1_epsilon(original)
+    for module in [nn_impl, nn] + [api.nn for _, api in _v1_apis()]:
+        if getattr(module.fused_batch_norm, "_tf1_train_original", None) is None:
+            _set(module, "fused_batch_norm", floored)
 
 
 def _import_tf1_graphs() -> None:

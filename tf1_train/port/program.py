@@ -71,6 +71,7 @@ INSTALL_FIXES = (
     "keras-wrapper-legacy-layer",
     "ema-regularization-losses",
     "import-meta-graph",
+    "batch-norm-epsilon-floor",
 )
 V1_VARIABLES_NOTE = (
     "works only with TF 1.x's reference variables{also} on (python -m tf1_train.compat "

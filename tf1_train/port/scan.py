@@ -20,6 +20,7 @@ from tf1_train.port import (
     checks,
     contrib_rules,  # noqa: F401 (registers its rules)
     ema_rules,
+    epsilon_rules,
     freeze_rules,
     global_step_rules,
     keras2_rules,
@@ -203,6 +204,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(variable_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(ema_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(loop_rules.findings(parsed.tree, parsed.aliases.resolve))
+    raw.extend(epsilon_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(global_step_rules.findings(parsed.tree, parsed.aliases.resolve, program))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 
