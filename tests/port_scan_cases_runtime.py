@@ -18,6 +18,18 @@ TF = "import tensorflow as tf\n"
 
 RUNTIME = [
     (
+        "keras-initializer-seed",
+        TF + "from tensorflow.keras import initializers\nimport keras\n"
+        "w = tf.get_variable('w', [3, 4], initializer=tf.keras.initializers.he_normal(seed=1))"
+        "  # expect: keras-initializer-seed\n"
+        "init = initializers.VarianceScaling(2.0, seed=SEED)  # expect: keras-initializer-seed\n"
+        "init = keras.initializers.GlorotUniform(seed=3)  # expect: keras-initializer-seed\n",
+        TF + "from tensorflow.keras import initializers\n"
+        "w = tf.get_variable('w', [3, 4], initializer=tf.glorot_uniform_initializer(seed=1))\n"
+        "init = initializers.he_normal()\ninit = initializers.RandomNormal(seed=None)\n"
+        "init = tf.variance_scaling_initializer(2.0, seed=1)\n",
+    ),
+    (
         "batch-norm-epsilon-floor",
         TF + "import tf_slim as slim\nfrom tf_slim.nets import resnet_utils\n"
         "_BATCH_NORM_EPSILON = 1e-5\n"

@@ -23,6 +23,7 @@ from tf1_train.port import (
     epsilon_rules,
     freeze_rules,
     global_step_rules,
+    init_rules,
     keras2_rules,
     librosa_rules,
     loop_rules,
@@ -205,6 +206,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(ema_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(loop_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(epsilon_rules.findings(parsed.tree, parsed.aliases.resolve))
+    raw.extend(init_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(global_step_rules.findings(parsed.tree, parsed.aliases.resolve, program))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 
