@@ -17,7 +17,7 @@ from typing import Dict, Iterator, Tuple
 
 from tf1_train.port.rules import CHANGES, _rule
 
-ROW = "a Keras initializer with a seed (`tf.keras.initializers.he_normal(seed=1)`)"
+ROW = "a Keras initializer with a seed"
 KEY = "keras-initializer-seed"
 _rule(
     KEY,
