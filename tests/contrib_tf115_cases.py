@@ -130,6 +130,26 @@ def cell_time_reversed_fused(m, tf):
 
 
 @case
+def cell_dropout_per_step(m, tf):
+    """Seeded dropout drawn at each step of the loop: with one iteration in
+    flight TF 2.21 gives each step TF 1.15.5's mask (with more, the draws go
+    to the steps in the executor's order: another order on TF 2.21, and from
+    run to run for DropoutWrapper on TF 1.15.5 itself)."""
+    tf.set_random_seed(5)
+    x = tf.constant(floats((B, T, D)), name="input")
+    cells = [
+        tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.GRUCell(U), input_keep_prob=0.7,
+                                      output_keep_prob=0.6, state_keep_prob=0.5, seed=4),
+        m.rnn.LayerNormBasicLSTMCell(U, dropout_keep_prob=0.5, dropout_prob_seed=3),
+    ]  # fmt: skip
+    outs = []
+    for i, cell in enumerate(cells):
+        with tf.variable_scope(f"cell{i}"):
+            outs.append(tf.nn.dynamic_rnn(cell, x, dtype=tf.float32, parallel_iterations=1)[0])
+    return outs
+
+
+@case
 def cell_embedding_wrapper(m, tf):
     ids = tf.constant(ints((B, T, 1), 11))
     cell = m.rnn.EmbeddingWrapper(tf.nn.rnn_cell.GRUCell(U), 11, 4)
