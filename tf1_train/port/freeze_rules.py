@@ -7,6 +7,10 @@ resource variables those ops are not there: the update is an
 ``AssignSubVariableOp`` in a cond branch function, the rewrite matches
 nothing, and the frozen graph raises when it runs ("input resource[0]
 expected type resource != float"). tests/test_port_scan_freeze.py runs both.
+
+Also here, the other graph files TF 1.x wrote: ``import_meta_graph`` of a
+``.meta`` with a fused batch norm's gradient (matched by name in paths.py;
+compat/_graph_import.py has the cause and the fix).
 """
 
 import ast
@@ -32,6 +36,20 @@ _rule(
     "--v1_variables (TF 1.x's reference variables and control flow: the rewrite then works)",
     "leaves it unchanged and reports nothing",
     ROW_FREEZE,
+)
+_rule(
+    "import-meta-graph",
+    BREAKS,
+    "when the .meta was written by TF 1.x and trains a fused batch norm (a training graph: "
+    "facenet's released models), the import stops at 'has an _output_shapes attribute "
+    "inconsistent with the GraphDef' (TF 2 infers the gradient's reserve outputs empty); by "
+    "hand: delete the _output_shapes attr of its FusedBatchNormGrad* nodes before importing "
+    "the MetaGraphDef; unmodified: tf1_train.compat.install() does that on import, and the "
+    "graph predicts and trains on to TF 1.15.5's numbers; a .meta written on TF 2 imports as "
+    "it is",
+    "renames tf.train.import_meta_graph to tf.compat.v1.train.import_meta_graph, which raises "
+    "the same",
+    "`tf.train.import_meta_graph` of a graph TF 1.x wrote",
 )
 REF_UPDATE_OPS = ("RefSwitch", "AssignSub", "AssignAdd")
 RESOURCE_UPDATE_OPS = ("AssignSubVariableOp", "AssignAddVariableOp")

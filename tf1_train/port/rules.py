@@ -230,20 +230,6 @@ _rule(
     ROW_SUPERVISOR,
 )
 _rule(
-    "import-meta-graph",
-    BREAKS,
-    "when the .meta was written by TF 1.x and trains a fused batch norm (a training graph: "
-    "facenet's released models), the import stops at 'has an _output_shapes attribute "
-    "inconsistent with the GraphDef' (TF 2 infers the gradient's reserve outputs empty); by "
-    "hand: delete the _output_shapes attr of its FusedBatchNormGrad* nodes before importing "
-    "the MetaGraphDef; unmodified: tf1_train.compat.install() does that on import, and the "
-    "graph predicts and trains on to TF 1.15.5's numbers; a .meta written on TF 2 imports as "
-    "it is",
-    "renames tf.train.import_meta_graph to tf.compat.v1.train.import_meta_graph, which raises "
-    "the same",
-    "`tf.train.import_meta_graph` of a graph TF 1.x wrote",
-)
-_rule(
     "sync-replicas",
     WORKS,
     "none needed under tf.compat.v1; mind the chief/last-step hang and the token count",
