@@ -1,5 +1,5 @@
 """Programs written against ``tf.contrib.seq2seq``, run on two
-implementations: TF 1.15's own source (scripts/make_contrib_seq2seq_goldens.py
+implementations: TensorFlow 1.15.5 itself (scripts/make_contrib_seq2seq_goldens.py
 writes what they computed to tests/goldens/contrib_seq2seq_<group>.json) and
 tf1_train.compat's (tests/test_compat_contrib_dynamic_decode.py holds it to
 those goldens).

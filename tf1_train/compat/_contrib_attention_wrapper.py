@@ -10,7 +10,7 @@ made; under the wrapper's scope the cell's own, ``bahdanau_attention/
 query_layer/kernel``, ``attention_v``, ``attention_g``, ``attention_b``,
 ``luong_attention/attention_g``, ``attention_layer/kernel``) so TF1
 checkpoints restore. tests/test_compat_contrib_dynamic_decode.py holds this
-to TF 1.15's own source (tests/goldens/contrib_seq2seq_attention.json).
+to TensorFlow 1.15.5 itself (tests/goldens/contrib_seq2seq_attention.json).
 """
 
 from __future__ import annotations

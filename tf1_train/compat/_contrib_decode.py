@@ -12,7 +12,7 @@ All of it was core ops: the same ops again, with TF1's selection rules
 TF2's ``tf.where`` would broadcast it over the last axis), variable scopes
 (``decoder/`` by default, the cell and output layer under it) and names, so
 TF1 checkpoints restore. tests/test_compat_contrib_dynamic_decode.py holds
-this to TF 1.15's own source (tests/goldens/contrib_seq2seq_*.json).
+this to TensorFlow 1.15.5 itself (tests/goldens/contrib_seq2seq_*.json).
 """
 
 from __future__ import annotations

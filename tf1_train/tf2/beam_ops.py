@@ -4,7 +4,7 @@ coverage penalties, and ``beam_search_step`` (score every continuation,
 keep the best ``beam_width``, gather the beams' state after them).
 
 One implementation for both sides: tf1_train.compat's ``BeamSearchDecoder``
-(held to TF 1.15's own source by tests/test_compat_contrib_dynamic_decode.py)
+(held to TensorFlow 1.15.5 by tests/test_compat_contrib_dynamic_decode.py)
 and the twin's (tf1_train/tf2/beam_search.py) step with these functions, so
 scores and choices agree to the last bit on the same runtime (a reordered
 sum would flip near-tied beams). They are TF 1.15's ops in its order; where
