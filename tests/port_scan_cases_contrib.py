@@ -23,4 +23,12 @@ KEPT_CONTRIB = [
         "out, state, n = tf.contrib.seq2seq.dynamic_decode(decoder)  # expect: contrib-seq2seq\n",
         "import tensorflow as tf\nout, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)\n",
     ),
+    (
+        "contrib-opt",
+        "import tensorflow as tf\n"
+        "opt = tf.contrib.opt.ScipyOptimizerInterface(loss)  # expect: contrib-opt\n",
+        # the TF2 twin
+        "from tf1_train.tf2.scipy_optimizer import ScipyMinimizer\n"
+        "ScipyMinimizer(loss_fn, variables, method='L-BFGS-B').minimize()\n",
+    ),
 ]

@@ -6,7 +6,8 @@ except the core TensorFlow objects ``.rnn`` re-exported (and a few ``.rnn`` name
 TensorFlow 2.21), and all of ``.legacy_seq2seq``, ``.seq2seq`` and ``.crf``, which were core
 ops (_contrib_seq2seq.py, _contrib_decode.py and the modules DYNAMIC_SEQ2SEQ names,
 _contrib_crf.py), ``.signal``, whose every name was already ``tf.signal``'s function in TF
-1.15 (Tacotron's Griffin-Lim), and ``.nn`` (_contrib_nn.py: Inception's flipped losses).
+1.15 (Tacotron's Griffin-Lim), ``.nn`` (_contrib_nn.py: Inception's flipped losses) and
+``.opt``'s SciPy interface and Adam family (_contrib_opt.py, _contrib_opt_adam.py).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -62,6 +63,19 @@ from tf1_train.compat import (
     _contrib_tpu,
     graph_editor,
 )
+from tf1_train.compat._contrib_names import (  # noqa: F401 (re-exported: port/paths.py)
+    CRF_KEPT,
+    DYNAMIC_SEQ2SEQ,
+    HPARAMS_KEPT,
+    OPT_GONE,
+    OPT_KEPT,
+    RNN_CELL_NAMES,
+    RNN_FROM_CORE,
+    RNN_KEPT,
+    SEQ2SEQ_KEPT,
+    SIGNAL_KEPT,
+    TRAINING_KEPT,
+)
 
 PACKAGE = "tensorflow.contrib"
 PLACEHOLDERS = {
@@ -91,100 +105,8 @@ PLACEHOLDERS = {
     "staging": "StagingArea, its one name, is kept (TensorFlow's data_flow_ops.StagingArea)",
     "signal": "every name of TF 1.15's tensorflow.contrib.signal is kept (tf.signal's functions)",
     "nn": _contrib_nn.ALL_KEPT,
+    "opt": OPT_GONE,
 }
-# tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
-RNN_CELL_NAMES = (
-    "BasicLSTMCell",
-    "BasicRNNCell",
-    "DeviceWrapper",
-    "DropoutWrapper",
-    "GRUCell",
-    "LSTMCell",
-    "LSTMStateTuple",
-    "MultiRNNCell",
-    "RNNCell",
-    "ResidualWrapper",
-)
-# contrib's own cells, kept on what TensorFlow 2.21 still has (_contrib_rnn.py).
-RNN_KEPT = (
-    "AttentionCellWrapper",
-    "Conv1DLSTMCell",
-    "Conv2DLSTMCell",
-    "Conv3DLSTMCell",
-    "ConvLSTMCell",
-    "EmbeddingWrapper",
-    "InputProjectionWrapper",
-    "OutputProjectionWrapper",
-    "GRUBlockCell",
-    "GRUBlockCellV2",
-    "LSTMBlockCell",
-    "LayerNormBasicLSTMCell",
-    "LSTMBlockFusedCell",
-    "TimeReversedFusedRNN",
-    # the research cells (_contrib_research_cells.py)
-    "IndRNNCell", "IndyGRUCell", "IndyLSTMCell", "IntersectionRNNCell", "NASCell", "UGRNNCell",
-)  # fmt: skip
-# tf.contrib.legacy_seq2seq's names kept (_contrib_seq2seq.py, _contrib_seq2seq_attention.py)
-SEQ2SEQ_KEPT = (
-    "attention_decoder",
-    "basic_rnn_seq2seq",
-    "embedding_attention_decoder",
-    "embedding_attention_seq2seq",
-    "embedding_rnn_decoder",
-    "embedding_rnn_seq2seq",
-    "embedding_tied_rnn_seq2seq",
-    "model_with_buckets",
-    "one2many_rnn_seq2seq",
-    "rnn_decoder",
-    "sequence_loss",
-    "sequence_loss_by_example",
-    "tied_rnn_seq2seq",
-)
-# tf.contrib.seq2seq's names, all kept: {compat module: its names}
-DYNAMIC_SEQ2SEQ = {
-    "_contrib_decode": ("BasicDecoder", "BasicDecoderOutput", "Decoder", "dynamic_decode",
-                        "sequence_loss"),
-    "_contrib_decode_helpers": ("CustomHelper", "GreedyEmbeddingHelper", "Helper",
-                                "InferenceHelper", "SampleEmbeddingHelper",
-                                "ScheduledEmbeddingTrainingHelper",
-                                "ScheduledOutputTrainingHelper", "TrainingHelper"),
-    "_contrib_attention_wrapper": ("AttentionMechanism", "AttentionWrapper",
-                                   "AttentionWrapperState", "BahdanauAttention",
-                                   "LuongAttention"),
-    "_contrib_monotonic_attention": ("BahdanauMonotonicAttention", "LuongMonotonicAttention",
-                                     "hardmax", "monotonic_attention", "safe_cumprod"),
-    "_contrib_beam_search": ("BeamSearchDecoder", "BeamSearchDecoderOutput",
-                             "BeamSearchDecoderState", "FinalBeamSearchDecoderOutput",
-                             "gather_tree", "tile_batch"),
-}  # fmt: skip
-# tf.contrib.training's HParams (_contrib_hparams.py) and bucketing queues (_contrib_bucket.py)
-HPARAMS_KEPT = ("HParams", "parse_values")
-TRAINING_KEPT = HPARAMS_KEPT + ("bucket", "bucket_by_sequence_length")
-# tf.contrib.signal's names in TF 1.15, all tf.signal's own functions there and in 2.21
-# (its remove_undocumented() dropped the `frames` alias the module defined)
-SIGNAL_KEPT = ("frame", "hamming_window", "hann_window", "inverse_stft", "inverse_stft_window_fn",
-               "linear_to_mel_weight_matrix", "mfccs_from_log_mel_spectrograms",
-               "overlap_and_add", "stft")  # fmt: skip
-# tf.contrib.crf's names, all kept (_contrib_crf.py)
-CRF_KEPT = ("CrfDecodeBackwardRnnCell", "CrfDecodeForwardRnnCell", "CrfForwardRnnCell",
-            "crf_binary_score", "crf_decode", "crf_log_likelihood", "crf_log_norm",
-            "crf_multitag_sequence_score", "crf_sequence_score", "crf_unary_score",
-            "viterbi_decode")  # fmt: skip
-# tf.contrib.rnn's names kept after install(): the core TensorFlow objects it
-# re-exported, the fused cells and the two stack_bidirectional functions,
-# built on the core ones again.
-RNN_FROM_CORE = (
-    RNN_CELL_NAMES
-    + RNN_KEPT
-    + (
-        "LayerRNNCell",
-        "stack_bidirectional_dynamic_rnn",
-        "stack_bidirectional_rnn",
-        "static_bidirectional_rnn",
-        "static_rnn",
-        "static_state_saving_rnn",
-    )
-)
 
 
 def _core_rnn(name: str):
@@ -233,6 +155,10 @@ def _private(module: str):
     return importlib.import_module(f"tensorflow.python.ops.{module}")
 
 
+def _private_compat(module: str):
+    return importlib.import_module(f"tf1_train.compat.{module}")
+
+
 def _signal(name: str):
     import tensorflow as tf
 
@@ -264,6 +190,7 @@ _KEPT = {
     "staging": (("StagingArea",), lambda name: _private("data_flow_ops").StagingArea),
     "signal": (SIGNAL_KEPT, _signal),
     "nn": (_contrib_nn.KEPT, _contrib_nn.resolve),
+    "opt": (OPT_KEPT, lambda name: _private_compat("_contrib_opt").resolve(name)),
 }
 
 
@@ -314,6 +241,8 @@ DESCRIBED = {
     "graph_editor": "every name of TF 1.15's graph editor works, on TensorFlow 2.21's graphs",
     "signal": "every name of TF 1.15's module works (tf.signal's same functions)",
     "nn": "every name of TF 1.15's module works (TensorFlow's ops, TF 1.15's numbers)",
+    "opt": "ScipyOptimizerInterface and the Adam family (LazyAdam, Nadam, AdaMax, AdamW, "
+    "MomentumW) work as in TF 1.15, every other name raises",
 }
 
 

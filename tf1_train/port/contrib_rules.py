@@ -10,6 +10,7 @@ from tf1_train.port.rules import BREAKS, _rule
 ROW_SEQ2SEQ = "`tf.contrib.legacy_seq2seq`"
 ROW_CRF = "`tf.contrib.crf`"
 ROW_DYNAMIC_SEQ2SEQ = "`tf.contrib.seq2seq`"
+ROW_OPT = "`tf.contrib.opt`"
 
 _rule(
     "legacy-seq2seq",
@@ -50,4 +51,18 @@ _rule(
     "Addons' port ended with Addons)",
     "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
     ROW_DYNAMIC_SEQ2SEQ,
+)
+_rule(
+    "contrib-opt",
+    BREAKS,
+    "tf1_train.compat.install() at the top of the program brings back ScipyOptimizerInterface "
+    "(each point SciPy asks for is assigned to the variables: TF 1.15 fed it to them, which "
+    "TensorFlow 2's resource variables ignore) and LazyAdam, Nadam, AdaMax, AdamW, MomentumW "
+    "and extend_with_decoupled_weight_decay as TF 1.15 computed them; in TF2: "
+    "tf1_train.tf2.scipy_optimizer.ScipyMinimizer (the same SciPy call over a loss function), "
+    "keras.optimizers.AdamW with weight_decay divided by the learning rate and epsilon=1e-8 "
+    "(Keras multiplies the two, contrib did not), keras.optimizers.Adamax(epsilon=1e-8); "
+    "Keras's Nadam is another algorithm and Keras has no LazyAdam",
+    "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
+    ROW_OPT,
 )

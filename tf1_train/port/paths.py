@@ -11,7 +11,13 @@ import importlib.util
 import pathlib
 from typing import Dict, Optional, Tuple
 
-from tf1_train.compat._contrib import CRF_KEPT, DYNAMIC_SEQ2SEQ, RNN_FROM_CORE, SEQ2SEQ_KEPT
+from tf1_train.compat._contrib import (
+    CRF_KEPT,
+    DYNAMIC_SEQ2SEQ,
+    OPT_KEPT,
+    RNN_FROM_CORE,
+    SEQ2SEQ_KEPT,
+)
 from tf1_train.port.rules import V1
 
 # Full API paths per rule. `v1` marks names that exist only under tf.compat.v1:
@@ -55,6 +61,7 @@ NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
         False,
     ),
     ("contrib-crf", tuple(f"tensorflow.contrib.crf.{n}" for n in CRF_KEPT), False),
+    ("contrib-opt", tuple(f"tensorflow.contrib.opt.{n}" for n in OPT_KEPT), False),
     (
         "contrib-seq2seq",
         tuple(f"tensorflow.contrib.seq2seq.{n}" for ns in DYNAMIC_SEQ2SEQ.values() for n in ns),
@@ -243,7 +250,9 @@ CONTRIB: Dict[str, str] = {
     "a function called on the replacement for graph_replace; unmodified: "
     "tf1_train.compat.install() (all of it)",
     "legacy_seq2seq": "tf1_train.compat.install() (all of it)",
-    "opt": "tf.compat.v1.train optimizers or TensorFlow Addons (unmaintained)",
+    "opt": "tf.compat.v1.train optimizers, keras.optimizers or an optimizer of your own "
+    "(ScipyOptimizerInterface and the Adam family: see the contrib-opt rule; unmodified: "
+    "tf1_train.compat.install() serves those)",
     "image": "tf.image, or TensorFlow Addons image (unmaintained)",
     "distribute": "tf.distribute",
     "distributions": "tf.compat.v1.distributions for its core ones (Normal, Categorical, "

@@ -1,0 +1,43 @@
+"""Write tests/goldens/contrib_opt_tf115.npz: what the programs of
+tests/contrib_opt_cases.py (tf.contrib.opt's SciPy interface and Adam
+family) compute on TensorFlow 1.15.5 itself, which
+tests/test_compat_contrib_opt.py holds tf1_train.compat's to.
+
+Run it with TensorFlow 1.15.5, in an environment of its own outside the
+repository (its wheels are for Python 3.7), on TF 1.15's own reference
+variables:
+
+    python3.7 -m venv /tmp/tf115-venv
+    /tmp/tf115-venv/bin/pip install tensorflow==1.15.5 'numpy<1.19' 'protobuf<3.21' scipy==1.2.3
+    /tmp/tf115-venv/bin/python scripts/make_contrib_opt_goldens.py
+
+The file holds ``<case>|<array>`` for each case's arrays, ``version`` and
+``scipy`` (the SciPy those ran on).
+"""
+
+import os
+import sys
+
+import numpy as np
+import scipy
+import tensorflow as tf
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GOLDEN = os.path.join(ROOT, "tests", "goldens", "contrib_opt_tf115.npz")
+
+
+def main():
+    if not tf.__version__.startswith("1.15"):
+        sys.exit(f"error: run this with TensorFlow 1.15 (found {tf.__version__})")
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import contrib_opt_cases as cases
+
+    arrays = {"version": np.array(tf.__version__), "scipy": np.array(scipy.__version__)}
+    for name, fn in cases.CASES.items():
+        arrays.update({f"{name}|{k}": v for k, v in fn(tf.contrib.opt, tf).items()})
+    np.savez_compressed(GOLDEN, **arrays)
+    print(f"wrote {GOLDEN}: {len(cases.CASES)} cases, {len(arrays)} arrays")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""The names each kept ``tensorflow.contrib`` submodule serves after
+install(), by submodule (tf1_train/compat/_contrib.py serves them; the
+scanner's path table, tf1_train/port/paths.py, reads them)."""
+
+# tf.compat.v1.nn.rnn_cell's names (TensorFlow 1.15 and 2.21's v1 API alike).
+RNN_CELL_NAMES = (
+    "BasicLSTMCell",
+    "BasicRNNCell",
+    "DeviceWrapper",
+    "DropoutWrapper",
+    "GRUCell",
+    "LSTMCell",
+    "LSTMStateTuple",
+    "MultiRNNCell",
+    "RNNCell",
+    "ResidualWrapper",
+)
+# contrib's own cells, kept on what TensorFlow 2.21 still has (_contrib_rnn.py).
+RNN_KEPT = (
+    "AttentionCellWrapper",
+    "Conv1DLSTMCell",
+    "Conv2DLSTMCell",
+    "Conv3DLSTMCell",
+    "ConvLSTMCell",
+    "EmbeddingWrapper",
+    "InputProjectionWrapper",
+    "OutputProjectionWrapper",
+    "GRUBlockCell",
+    "GRUBlockCellV2",
+    "LSTMBlockCell",
+    "LayerNormBasicLSTMCell",
+    "LSTMBlockFusedCell",
+    "TimeReversedFusedRNN",
+    # the research cells (_contrib_research_cells.py)
+    "IndRNNCell", "IndyGRUCell", "IndyLSTMCell", "IntersectionRNNCell", "NASCell", "UGRNNCell",
+)  # fmt: skip
+# tf.contrib.legacy_seq2seq's names kept (_contrib_seq2seq.py, _contrib_seq2seq_attention.py)
+SEQ2SEQ_KEPT = (
+    "attention_decoder",
+    "basic_rnn_seq2seq",
+    "embedding_attention_decoder",
+    "embedding_attention_seq2seq",
+    "embedding_rnn_decoder",
+    "embedding_rnn_seq2seq",
+    "embedding_tied_rnn_seq2seq",
+    "model_with_buckets",
+    "one2many_rnn_seq2seq",
+    "rnn_decoder",
+    "sequence_loss",
+    "sequence_loss_by_example",
+    "tied_rnn_seq2seq",
+)
+# tf.contrib.seq2seq's names, all kept: {compat module: its names}
+DYNAMIC_SEQ2SEQ = {
+    "_contrib_decode": ("BasicDecoder", "BasicDecoderOutput", "Decoder", "dynamic_decode",
+                        "sequence_loss"),
+    "_contrib_decode_helpers": ("CustomHelper", "GreedyEmbeddingHelper", "Helper",
+                                "InferenceHelper", "SampleEmbeddingHelper",
+                                "ScheduledEmbeddingTrainingHelper",
+                                "ScheduledOutputTrainingHelper", "TrainingHelper"),
+    "_contrib_attention_wrapper": ("AttentionMechanism", "AttentionWrapper",
+                                   "AttentionWrapperState", "BahdanauAttention",
+                                   "LuongAttention"),
+    "_contrib_monotonic_attention": ("BahdanauMonotonicAttention", "LuongMonotonicAttention",
+                                     "hardmax", "monotonic_attention", "safe_cumprod"),
+    "_contrib_beam_search": ("BeamSearchDecoder", "BeamSearchDecoderOutput",
+                             "BeamSearchDecoderState", "FinalBeamSearchDecoderOutput",
+                             "gather_tree", "tile_batch"),
+}  # fmt: skip
+# tf.contrib.training's HParams (_contrib_hparams.py) and bucketing queues (_contrib_bucket.py)
+HPARAMS_KEPT = ("HParams", "parse_values")
+TRAINING_KEPT = HPARAMS_KEPT + ("bucket", "bucket_by_sequence_length")
+# tf.contrib.signal's names in TF 1.15, all tf.signal's own functions there and in 2.21
+# (its remove_undocumented() dropped the `frames` alias the module defined)
+SIGNAL_KEPT = ("frame", "hamming_window", "hann_window", "inverse_stft", "inverse_stft_window_fn",
+               "linear_to_mel_weight_matrix", "mfccs_from_log_mel_spectrograms",
+               "overlap_and_add", "stft")  # fmt: skip
+# tf.contrib.crf's names, all kept (_contrib_crf.py)
+CRF_KEPT = ("CrfDecodeBackwardRnnCell", "CrfDecodeForwardRnnCell", "CrfForwardRnnCell",
+            "crf_binary_score", "crf_decode", "crf_log_likelihood", "crf_log_norm",
+            "crf_multitag_sequence_score", "crf_sequence_score", "crf_unary_score",
+            "viterbi_decode")  # fmt: skip
+# tf.contrib.rnn's names kept after install(): the core TensorFlow objects it
+# re-exported, the fused cells and the two stack_bidirectional functions,
+# built on the core ones again.
+RNN_FROM_CORE = (
+    RNN_CELL_NAMES
+    + RNN_KEPT
+    + (
+        "LayerRNNCell",
+        "stack_bidirectional_dynamic_rnn",
+        "stack_bidirectional_rnn",
+        "static_bidirectional_rnn",
+        "static_rnn",
+        "static_state_saving_rnn",
+    )
+)
+# tf.contrib.opt's names kept: SciPy's minimizers (_contrib_opt.py) and the Adam family
+# (_contrib_opt_adam.py)
+OPT_SCIPY_KEPT = ("ExternalOptimizerInterface", "ScipyOptimizerInterface")
+OPT_ADAM_KEPT = ("AdaMaxOptimizer", "AdamWOptimizer", "DecoupledWeightDecayExtension",
+                 "LazyAdamOptimizer", "MomentumWOptimizer", "NadamOptimizer",
+                 "extend_with_decoupled_weight_decay")  # fmt: skip
+OPT_KEPT = tuple(sorted(OPT_SCIPY_KEPT + OPT_ADAM_KEPT))
+OPT_GONE = (
+    "ScipyOptimizerInterface, ExternalOptimizerInterface, LazyAdamOptimizer, "
+    "NadamOptimizer, AdaMaxOptimizer, AdamWOptimizer, MomentumWOptimizer and "
+    "extend_with_decoupled_weight_decay are kept (TF 1.15's numbers); for the others "
+    "(ElasticAverage, ModelAverage, GGT, Shampoo, LARS, AddSign/PowerSign, ...): "
+    "tf.compat.v1.train's optimizers, keras.optimizers or an optimizer of your own"
+)
