@@ -215,6 +215,36 @@ RUNTIME = [
         "import tensorflow as tf\nv = tf.Variable(init)\nv //= 2.0\nu = v * 2.0\n",
     ),
     (
+        "feed-variable",
+        "import tensorflow.compat.v1 as tf\n"
+        "class Model:\n"
+        "    def __init__(self):\n"
+        "        self.learning_rate = tf.Variable(0.0, trainable=False)\n"
+        "def train(sess, model, op, lr, x):\n"
+        "    feed = {model.x: x, model.learning_rate: lr}  # expect: feed-variable\n"
+        "    sess.run(op, feed_dict=feed)\n"
+        "    w = tf.get_variable('w', [2])\n"
+        "    sess.run(op, {w: lr})  # expect: feed-variable\n",
+        "import tensorflow.compat.v1 as tf\n"
+        "class Model:\n"
+        "    def __init__(self):\n"
+        "        self.learning_rate = tf.placeholder_with_default(0.1, [])\n"
+        "        self.x = tf.Variable(0.0)\n"
+        "        self.x = tf.placeholder(tf.float32)\n"
+        "def train(sess, model, op, lr, x):\n"
+        "    sess.run(op, feed_dict={model.x: x, model.learning_rate: lr})\n"
+        "    w = tf.get_variable('w', [2])\n"
+        "    w.load(lr, sess)\n"
+        "    bounds = {w: (0, 1)}\n",
+    ),
+    (
+        "feed-variable-v2",
+        "import tensorflow as tf\nw = tf.Variable(init)\n"
+        "loss_at = sess.run(loss, feed_dict={w: value})  # expect: feed-variable-v2\n",
+        "import tensorflow as tf\nw = tf.Variable(init)\nw.assign(value)\n"
+        "loss_at = sess.run(loss)\n",
+    ),
+    (
         "private-path",
         "from tensorflow.python.framework import graph_util, ops\n"
         "from tensorflow.python.ops.rnn_cell_impl import _linear  # expect: private-path\n"

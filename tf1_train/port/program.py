@@ -51,6 +51,8 @@ class Program(NamedTuple):
     v1_control_flow: bool = False  # Switch/Merge conds (disable_control_flow_v2)
     named_step: bool = False  # tf.Variable(0, name='global_step') outside GLOBAL_STEP
     sparse_sensitive: bool = False  # names global_norm or a row-wise sparse optimizer
+    # attribute names every assignment of which, in any file, makes a variable: (name, rule)
+    variable_attributes: Tuple[Tuple[str, str], ...] = ()
 
 
 # What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's
@@ -108,7 +110,8 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
             "works only with TF 1.x's shapes on (python -m tf1_train.compat --v1_shapes, "
             "disable_v2_tensorshape() or disable_v2_behavior())"
         )
-    if (key == "variable-iadd" or key.startswith("global-step-")) and program.v1_variables:
+    reference = key in ("variable-iadd", "feed-variable") or key.startswith("global-step-")
+    if reference and program.v1_variables:
         return WORKS, V1_VARIABLES_NOTE.format(also="")
     if key == "freeze-ref-ops" and program.v1_variables and program.v1_control_flow:
         return WORKS, V1_VARIABLES_NOTE.format(also=" and control flow")

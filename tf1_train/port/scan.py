@@ -21,6 +21,7 @@ from tf1_train.port import (
     contrib_rules,  # noqa: F401 (registers its rules)
     ema_rules,
     epsilon_rules,
+    feed_rules,
     freeze_rules,
     global_step_rules,
     init_rules,
@@ -144,6 +145,8 @@ def scan(
     named = any(global_step_rules.names_a_step(f.tree, f.aliases.resolve) for f in parsed)
     collected = any(global_step_rules.collects_a_step(f.tree, f.aliases.resolve) for f in parsed)
     program = program._replace(named_step=named and not collected)
+    trees = [(f.tree, f.aliases.resolve) for f in parsed]
+    program = program._replace(variable_attributes=feed_rules.variable_attributes(trees))
     findings = [x for f in parsed for x in _file_findings(f, program)]
     return Report([f.file for f in parsed], findings, errors)
 
@@ -203,6 +206,8 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(freeze_rules.findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
     raw.extend(variable_rules.findings(parsed.tree, parsed.aliases.resolve))
+    attributes = dict(program.variable_attributes)
+    raw.extend(feed_rules.findings(parsed.tree, parsed.aliases.resolve, attributes))
     raw.extend(ema_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(loop_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(epsilon_rules.findings(parsed.tree, parsed.aliases.resolve))
