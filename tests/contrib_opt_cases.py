@@ -240,3 +240,86 @@ def scipy_slsqp_constraints(opt, tf):
         )  # fmt: skip
 
     return _minimize(tf, build)
+
+
+def _everything(tf, sess, arrays):
+    every = sorted(tf.global_variables(), key=lambda v: v.op.name)
+    arrays.update({"after/" + v.op.name: np.asarray(a) for v, a in zip(every, sess.run(every))})
+    return arrays
+
+
+@case
+def moving_average_swapping_saver(opt, tf):
+    """Momentum under MovingAverageOptimizer (decay 0.9, num_updates the
+    step), then the swapping saver's checkpoint read back by name."""
+    import shutil
+    import tempfile
+
+    graph = tf.Graph()
+    with graph.as_default():
+        loss = _embedding_model(tf)
+        step = tf.train.get_or_create_global_step()
+        wrapped = opt.MovingAverageOptimizer(
+            tf.train.MomentumOptimizer(0.2, 0.9), average_decay=0.9, num_updates=step
+        )
+        train = wrapped.minimize(loss, global_step=step)
+        saver = wrapped.swapping_saver()
+        directory = tempfile.mkdtemp()
+        try:
+            with tf.Session(graph=graph) as sess:
+                _initialize(tf, sess)
+                for v in tf.trainable_variables():  # each average starts at its variable
+                    wrapped._ema.average(v).load(sess.run(v), sess)
+                losses = [sess.run([loss, train])[0] for _ in range(3)]
+                arrays = _everything(tf, sess, {"losses": np.array(losses)})
+                path = saver.save(sess, directory + "/model")
+            reader = tf.train.load_checkpoint(path)
+            for name in sorted(reader.get_variable_to_shape_map()):
+                arrays["saved/" + name] = np.asarray(reader.get_tensor(name))
+        finally:
+            shutil.rmtree(directory)
+    return arrays
+
+
+@case
+def variable_clipping(opt, tf):
+    """The embedding clipped by rows (its sparse gradient's rows only), the
+    kernel along dimension 0 (dense)."""
+    graph = tf.Graph()
+    with graph.as_default():
+        loss = _embedding_model(tf)
+        by_name = {v.op.name: v for v in tf.trainable_variables()}
+        clip = {by_name["embedding"]: [1], by_name["dense/kernel"]: [0]}
+        train = opt.VariableClippingOptimizer(
+            tf.train.GradientDescentOptimizer(0.5), clip, max_norm=0.3
+        ).minimize(loss)
+        with tf.Session(graph=graph) as sess:
+            _initialize(tf, sess)
+            losses = [sess.run([loss, train])[0] for _ in range(3)]
+            return _everything(tf, sess, {"losses": np.array(losses)})
+
+
+@case
+def multitask_and_zero_gradients(opt, tf):
+    """A second task's head trained on the first step only (its gradient all
+    zeros after): MultitaskOptimizerWrapper leaves it and its momentum alone,
+    and clip_gradients_by_global_norm leaves it out of the norm (dense
+    gradients: TF 1.15's function fails on an embedding's IndexedSlices, and
+    so does this one)."""
+    graph = tf.Graph()
+    with graph.as_default():
+        task_weight = tf.placeholder(tf.float32, [])
+        x = tf.constant([[0.5, -1.0, 2.0, 0.1], [1.5, 0.3, -0.7, 0.9]])
+        kernel = tf.get_variable("task_a/kernel", [4, 3])
+        head = tf.get_variable("task_b/head", [3])
+        task_a = tf.reduce_mean(tf.square(tf.matmul(x, kernel) - 0.5))
+        loss = task_a + task_weight * tf.reduce_sum(tf.square(head - 1.0))
+        optimizer = opt.MultitaskOptimizerWrapper(tf.train.MomentumOptimizer(0.1, 0.9))
+        clipped, norm = opt.clip_gradients_by_global_norm(
+            optimizer.compute_gradients(loss), clip_norm=0.5
+        )
+        train = optimizer.apply_gradients(clipped)
+        with tf.Session(graph=graph) as sess:
+            _initialize(tf, sess)
+            seen = [sess.run([loss, norm, train], {task_weight: w})[:2] for w in (1.0, 0.0, 0.0)]
+            return _everything(tf, sess, {"losses_and_norms": np.array(seen)})

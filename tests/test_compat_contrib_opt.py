@@ -76,6 +76,15 @@ def test_decoupled_decay_in_one_run_is_what_tf_1_15_5_gave_when_the_gradient_cam
         np.testing.assert_allclose(value, golden[f"adamw|{key}"], rtol=1e-6, atol=1e-7)
 
 
+def test_the_swapping_saver_writes_each_average_under_its_variables_name(installed):
+    arrays = cases.CASES["moving_average_swapping_saver"](_opt(), v1)
+    for name in ("embedding", "dense/kernel", "dense/bias"):
+        average = f"{name}/ExponentialMovingAverage"
+        np.testing.assert_array_equal(arrays[f"saved/{name}"], arrays[f"after/{average}"])
+        np.testing.assert_array_equal(arrays[f"saved/{average}"], arrays[f"after/{name}"])
+        assert not np.array_equal(arrays[f"after/{name}"], arrays[f"after/{average}"])
+
+
 def test_a_fed_resource_variable_is_ignored_so_points_are_assigned(installed):
     """Why ScipyOptimizerInterface assigns each point: on TF 2's resource
     variables a feed to the variable changes no read of it, silently."""

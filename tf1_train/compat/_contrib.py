@@ -241,8 +241,9 @@ DESCRIBED = {
     "graph_editor": "every name of TF 1.15's graph editor works, on TensorFlow 2.21's graphs",
     "signal": "every name of TF 1.15's module works (tf.signal's same functions)",
     "nn": "every name of TF 1.15's module works (TensorFlow's ops, TF 1.15's numbers)",
-    "opt": "ScipyOptimizerInterface and the Adam family (LazyAdam, Nadam, AdaMax, AdamW, "
-    "MomentumW) work as in TF 1.15, every other name raises",
+    "opt": "ScipyOptimizerInterface, the Adam family (LazyAdam, Nadam, AdaMax, AdamW, "
+    "MomentumW) and MovingAverage, VariableClipping and Multitask wrappers work as in TF 1.15, "
+    "every other name raises",
 }
 
 

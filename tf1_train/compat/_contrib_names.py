@@ -95,17 +95,21 @@ RNN_FROM_CORE = (
         "static_state_saving_rnn",
     )
 )
-# tf.contrib.opt's names kept: SciPy's minimizers (_contrib_opt.py) and the Adam family
-# (_contrib_opt_adam.py)
+# tf.contrib.opt's names kept: SciPy's minimizers (_contrib_opt.py), the Adam family
+# (_contrib_opt_adam.py) and the wrappers (_contrib_opt_wrappers.py)
 OPT_SCIPY_KEPT = ("ExternalOptimizerInterface", "ScipyOptimizerInterface")
 OPT_ADAM_KEPT = ("AdaMaxOptimizer", "AdamWOptimizer", "DecoupledWeightDecayExtension",
                  "LazyAdamOptimizer", "MomentumWOptimizer", "NadamOptimizer",
                  "extend_with_decoupled_weight_decay")  # fmt: skip
-OPT_KEPT = tuple(sorted(OPT_SCIPY_KEPT + OPT_ADAM_KEPT))
+OPT_WRAPPERS_KEPT = ("MovingAverageOptimizer", "MultitaskOptimizerWrapper",
+                     "VariableClippingOptimizer", "clip_gradients_by_global_norm")  # fmt: skip
+OPT_KEPT = tuple(sorted(OPT_SCIPY_KEPT + OPT_ADAM_KEPT + OPT_WRAPPERS_KEPT))
 OPT_GONE = (
     "ScipyOptimizerInterface, ExternalOptimizerInterface, LazyAdamOptimizer, "
-    "NadamOptimizer, AdaMaxOptimizer, AdamWOptimizer, MomentumWOptimizer and "
-    "extend_with_decoupled_weight_decay are kept (TF 1.15's numbers); for the others "
-    "(ElasticAverage, ModelAverage, GGT, Shampoo, LARS, AddSign/PowerSign, ...): "
-    "tf.compat.v1.train's optimizers, keras.optimizers or an optimizer of your own"
+    "NadamOptimizer, AdaMaxOptimizer, AdamWOptimizer, MomentumWOptimizer, "
+    "extend_with_decoupled_weight_decay, MovingAverageOptimizer, VariableClippingOptimizer, "
+    "MultitaskOptimizerWrapper and clip_gradients_by_global_norm are kept (TF 1.15's "
+    "numbers); for the others (ElasticAverage, ModelAverage, GGT, Shampoo, LARS, "
+    "AddSign/PowerSign, ...): tf.compat.v1.train's optimizers, keras.optimizers or an "
+    "optimizer of your own"
 )

@@ -1,5 +1,7 @@
 """``tensorflow.contrib.opt`` after install(): SciPy's minimizers on a session,
-and the Adam family (_contrib_opt_adam.py), as TF 1.15 computed them.
+the Adam family (_contrib_opt_adam.py) and the optimizer wrappers
+(_contrib_opt_wrappers.py: moving averages, variable clipping, multitask), as
+TF 1.15 computed them.
 
 ``ScipyOptimizerInterface`` is why most TF1 code imported the module: every
 copy of the physics-informed networks (PINNs) of 2017-19 and many neural
@@ -41,9 +43,9 @@ def resolve(name: str):
     """``tf.contrib.opt.<name>`` for a name of KEPT."""
     if name in OPT_SCIPY_KEPT:
         return globals()[name]
-    from tf1_train.compat import _contrib_opt_adam
+    from tf1_train.compat import _contrib_opt_adam, _contrib_opt_wrappers
 
-    return getattr(_contrib_opt_adam, name)
+    return getattr(_contrib_opt_adam, name, None) or getattr(_contrib_opt_wrappers, name)
 
 
 def _shape(variable) -> tuple:
