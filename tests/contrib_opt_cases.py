@@ -37,6 +37,12 @@ def _initialize(tf, sess):
         v.load(value_for(v.op.name, v.shape), sess)
 
 
+def _everything(tf, sess, arrays):
+    every = sorted(tf.global_variables(), key=lambda v: v.op.name)
+    arrays.update({"after/" + v.op.name: np.asarray(a) for v, a in zip(every, sess.run(every))})
+    return arrays
+
+
 def _embedding_model(tf):
     """A loss over an embedding looked up by repeated ids and a dense layer."""
     ids = tf.constant([[1, 3, 3], [0, 3, 5]], name="ids")
@@ -57,14 +63,10 @@ def _train(tf, make_optimizer, steps=4, **minimize_kwargs):
         loss = _embedding_model(tf)
         optimizer = make_optimizer()
         train = optimizer.minimize(loss, **minimize_kwargs)
-        every = sorted(tf.global_variables(), key=lambda v: v.op.name)
         with tf.Session(graph=graph) as sess:
             _initialize(tf, sess)
             losses = [sess.run([loss, train])[0] for _ in range(steps)]
-            values = sess.run(every)
-    arrays = {"losses": np.array(losses)}
-    arrays.update({"after/" + v.op.name: np.asarray(a) for v, a in zip(every, values)})
-    return arrays
+            return _everything(tf, sess, {"losses": np.array(losses)})
 
 
 @case
@@ -97,7 +99,6 @@ def _train_two_runs(tf, make_optimizer, steps=4, decay_only=None):
         train = optimizer.apply_gradients(
             [(f, v) for f, (_, v) in zip(fed, grads_and_vars)], decay_var_list=decay or None
         )
-        every = sorted(tf.global_variables(), key=lambda v: v.op.name)
         with tf.Session(graph=graph) as sess:
             _initialize(tf, sess)
             losses = []
@@ -105,10 +106,7 @@ def _train_two_runs(tf, make_optimizer, steps=4, decay_only=None):
                 value, grads = sess.run([loss, [g for g, _ in grads_and_vars]])
                 losses.append(value)
                 sess.run(train, feed_dict=_feed(tf, fed, grads))
-            values = sess.run(every)
-    arrays = {"losses": np.array(losses)}
-    arrays.update({"after/" + v.op.name: np.asarray(a) for v, a in zip(every, values)})
-    return arrays
+            return _everything(tf, sess, {"losses": np.array(losses)})
 
 
 def _placeholder_like(tf, grad):
@@ -181,7 +179,6 @@ def _minimize(tf, build, **kwargs):
     graph = tf.Graph()
     with graph.as_default():
         loss, interface = build(tf)
-        every = sorted(tf.global_variables(), key=lambda v: v.op.name)
         seen, steps = [], []
         with tf.Session(graph=graph) as sess:
             _initialize(tf, sess)
@@ -192,10 +189,7 @@ def _minimize(tf, build, **kwargs):
                 step_callback=lambda xk: steps.append(np.array(xk)),
                 **kwargs,
             )
-            values = sess.run(every)
-    arrays = {"seen": np.array(seen), "steps": np.array(steps)}
-    arrays.update({"after/" + v.op.name: np.asarray(a) for v, a in zip(every, values)})
-    return arrays
+            return _everything(tf, sess, {"seen": np.array(seen), "steps": np.array(steps)})
 
 
 @case
@@ -240,12 +234,6 @@ def scipy_slsqp_constraints(opt, tf):
         )  # fmt: skip
 
     return _minimize(tf, build)
-
-
-def _everything(tf, sess, arrays):
-    every = sorted(tf.global_variables(), key=lambda v: v.op.name)
-    arrays.update({"after/" + v.op.name: np.asarray(a) for v, a in zip(every, sess.run(every))})
-    return arrays
 
 
 @case

@@ -23,7 +23,7 @@ import ast
 from typing import Callable, Dict, Iterator, List, Sequence, Set, Tuple
 
 from tf1_train.port.rules import CHANGES, _rule
-from tf1_train.port.variable_rules import _helpers, _maker, _own, _variables
+from tf1_train.port.variable_rules import _FUNCTIONS, _helpers, _maker, _own, _variables
 
 ROW = "a variable in `feed_dict`"
 FIX = (
@@ -41,7 +41,6 @@ V2_FIX = (
 _rule("feed-variable", CHANGES, FIX + V1_FIX, SAYS, ROW)
 _rule("feed-variable-v2", CHANGES, FIX + V2_FIX, SAYS, ROW)
 KEYS = {"variable-iadd": "feed-variable", "variable-iadd-v2": "feed-variable-v2"}
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
 def findings(
