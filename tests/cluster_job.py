@@ -22,7 +22,7 @@ import time
 from typing import Dict, List, Sequence
 
 from tests.conftest import ROOT, _warm_cli
-from tests.fork_server import is_zombie
+from tests.fork_server import ForkedChild
 from tf1_train.cluster import spec
 
 # Small and fast: mlp on the embedded digits, CPU towers without the warning.
@@ -39,34 +39,6 @@ TRAIN_FLAGS = [
 ]
 
 
-class _Forked:
-    """A task forked from the warm server: the part of Popen's interface
-    the tests use (returncode < 0: ended by that signal, as Popen's)."""
-
-    def __init__(self, warm, pid: int):
-        self.warm, self.pid, self.returncode = warm, pid, None
-
-    def poll(self):
-        if self.returncode is None and is_zombie(self.pid):
-            self.returncode = self.warm.ask({"wait": self.pid})["status"]
-        return self.returncode
-
-    def wait(self, timeout=None) -> int:
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while self.poll() is None:
-            if deadline is not None and time.monotonic() > deadline:
-                raise subprocess.TimeoutExpired(f"task {self.pid}", timeout)
-            time.sleep(0.01)
-        return self.returncode
-
-    def send_signal(self, sig: int) -> None:
-        if self.poll() is None:
-            os.kill(self.pid, sig)
-
-    def kill(self) -> None:
-        self.send_signal(signal.SIGKILL)
-
-
 class Job:
     """One ps and ``num_workers`` workers sharing ``flags``."""
 
@@ -77,7 +49,7 @@ class Job:
         self.dir = tmp_path
         os.makedirs(tmp_path, exist_ok=True)
         self.flags = list(TRAIN_FLAGS) + list(flags)
-        self.procs: Dict[str, subprocess.Popen | _Forked] = {}
+        self.procs: Dict[str, subprocess.Popen | ForkedChild] = {}
         self.runs: Dict[str, int] = {}  # name -> how many times started
 
     def __enter__(self) -> Job:
@@ -113,11 +85,9 @@ class Job:
             argv = self.argv(name, extra)
             warm, env = _warm_cli(argv[3:], None, argv[2], False)
             if warm is not None:
-                for path in (self.log(name), self.log(name, "err")):
-                    open(path, "w").close()  # readable before the child opens them
-                request = {"module": argv[2], "argv": argv[3:], "cwd": ROOT, "env": env,
-                           "stdout": self.log(name), "stderr": self.log(name, "err")}  # fmt: skip
-                self.procs[name] = _Forked(warm, warm.ask(request)["pid"])
+                pid, _ = warm.start(argv[3:], argv[2], ROOT, env, self.log(name),
+                                    self.log(name, "err"))  # fmt: skip
+                self.procs[name] = ForkedChild(warm, pid)
                 continue
             with open(self.log(name), "w") as out, open(self.log(name, "err"), "w") as err:
                 self.procs[name] = subprocess.Popen(

@@ -235,23 +235,32 @@ def cli():
     return run_cli
 
 
-def start_cli(args, out_path, module="tf1_train.main"):
-    """Starts ``python -m <module> args`` with stdout+stderr going to out_path.
+def start_cli(args, out_path, module="tf1_train.main", env=None, cwd=None, err_path=None):
+    """Starts ``python -m <module> args`` with stdout+stderr going to out_path
+    (stderr to ``err_path`` if given); ``env``: variables added to this
+    process's environment.
 
-    For tests that signal a running process; pair with ``wait_for_line`` and
-    ``Popen.wait(timeout=...)``.
+    For tests that signal a running process or run several side by side;
+    pair with ``wait_for_line`` and ``Popen.wait(timeout=...)``. Forked from
+    the warm server as ``run_cli``'s runs are (a ``ForkedChild``: Popen's
+    poll, wait, send_signal, kill), a fresh interpreter where ``run_cli``
+    would start one.
     """
-    out = open(out_path, "w")
-    try:
+    from tests.fork_server import ForkedChild
+
+    warm, full_env = _warm_cli(args, env, module, False)
+    if warm is not None:
+        pid, _ = warm.start(args, module, cwd or ROOT, full_env, out_path, err_path)
+        return ForkedChild(warm, pid)
+    with open(out_path, "w") as out, open(err_path or os.devnull, "w") as err:
         return subprocess.Popen(
             [sys.executable, "-m", module, *args],
-            cwd=ROOT,
+            cwd=cwd or ROOT,
+            env=full_env,
             stdout=out,
-            stderr=subprocess.STDOUT,
+            stderr=err if err_path else subprocess.STDOUT,
             text=True,
-        )
-    finally:
-        out.close()  # the child holds its own copy of the descriptor
+        )  # the child holds its own copies of the descriptors
 
 
 def wait_for_line(proc, out_path, pattern, timeout=120.0) -> str:

@@ -163,6 +163,36 @@ class ForkClient:
             raise
 
 
+class ForkedChild:
+    """A child forked by a ForkClient's server: the part of Popen's
+    interface the tests use (returncode < 0: ended by that signal, as
+    Popen's). A test that starts a run and signals it (tests/conftest.py
+    ``start_cli``, tests/cluster_job.py) holds one."""
+
+    def __init__(self, warm, pid: int):
+        self.warm, self.pid, self.returncode = warm, pid, None
+
+    def poll(self):
+        if self.returncode is None and is_zombie(self.pid):
+            self.returncode = self.warm.ask({"wait": self.pid})["status"]
+        return self.returncode
+
+    def wait(self, timeout=None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"task {self.pid}", timeout)
+            time.sleep(0.01)
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
 def is_zombie(pid) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:

@@ -6,14 +6,11 @@ unmodified through ``python -m tf1_train.compat --v1``, on 127.0.0.1 with
 ports picked now."""
 
 import json
-import os
 import pathlib
-import subprocess
-import sys
 import time
 
 import pytest
-from conftest import ROOT, run_legacy_script
+from conftest import COMPAT, ROOT, run_legacy_script, start_cli
 
 from tf1_train.cluster import spec
 
@@ -40,15 +37,11 @@ def _run_cluster(tmp_path, route: str, tasks: tuple, serving: tuple = ()) -> dic
             if serving and task != "chief" and task not in serving:
                 _wait_for_first_checkpoint(model_dir, procs["chief"])
             config = {"cluster": cluster, "task": {"type": task, "index": 0}}
-            env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", "TF_CONFIG": json.dumps(config)}
-            with (
-                open(tmp_path / f"{task}.out", "w") as out,
-                open(tmp_path / f"{task}.err", "w") as err,
-            ):
-                procs[task] = subprocess.Popen(
-                    [sys.executable, "-m", "tf1_train.compat", "--v1", str(PROGRAM),
-                     str(model_dir), route, BATCH], stdout=out, stderr=err, env=env, cwd=tmp_path,
-                )  # fmt: skip
+            env = {"TF_CPP_MIN_LOG_LEVEL": "2", "TF_CONFIG": json.dumps(config)}
+            procs[task] = start_cli(
+                ["--v1", str(PROGRAM), str(model_dir), route, BATCH], tmp_path / f"{task}.out",
+                COMPAT, env, tmp_path, tmp_path / f"{task}.err",
+            )  # fmt: skip
         for task in tasks:
             code = procs[task].wait(timeout=240)
             assert code == 0, (tmp_path / f"{task}.err").read_text()[-3000:]
@@ -63,7 +56,7 @@ def _run_cluster(tmp_path, route: str, tasks: tuple, serving: tuple = ()) -> dic
     }  # fmt: skip
 
 
-def _wait_for_first_checkpoint(model_dir: pathlib.Path, chief: subprocess.Popen) -> None:
+def _wait_for_first_checkpoint(model_dir: pathlib.Path, chief) -> None:
     deadline = time.monotonic() + 120
     while not (model_dir / "checkpoint").exists():
         assert chief.poll() is None, "the chief ended before its first checkpoint"

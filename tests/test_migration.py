@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 
 
 def _worker(*args):
@@ -52,15 +52,10 @@ CLI = {"tf1": "tf1_train.main", "tf2": "tf1_train.tf2.main"}
 
 def _cli(path, train_dir, steps):
     """``./run.sh``'s command (or its TF2 twin), deterministic, loss every step."""
-    out = subprocess.run(
-        [sys.executable, "-m", CLI[path], "--flagfile=flags/default.flags"]
-        + [f"--train_dir={train_dir}", f"--train_steps={steps}", "--deterministic"]
-        + ["--save_summary_steps=1", "--num_warmup_steps=1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    args = ["--flagfile=flags/default.flags", f"--train_dir={train_dir}",
+            f"--train_steps={steps}", "--deterministic", "--save_summary_steps=1",
+            "--num_warmup_steps=1"]  # fmt: skip
+    out = run_cli(args, timeout=300, module=CLI[path])
     assert out.returncode == 0, out.stderr[-3000:]
     return out.stdout
 

@@ -91,12 +91,24 @@ class WarmCli(fork_server.ForkClient):
         super().__init__(script, self.env, reply_timeout)
 
     def start(
-        self, args, module="tf1_train.main", cwd=fork_server.ROOT, env=None
+        self,
+        args,
+        module="tf1_train.main",
+        cwd=fork_server.ROOT,
+        env=None,
+        stdout=None,
+        stderr=None,
     ) -> Tuple[int, Dict]:
         """Forks ``python -m module args`` in ``cwd`` with ``env`` (default: the
-        server's); (pid, its output files)."""
+        server's); (pid, its output files). ``stdout``, ``stderr``: the files
+        it writes, for a test that reads them while it runs (stderr: into
+        stdout's file unless given); by default files of its own."""
         n = next(self._names)
         files = {k: os.path.join(self.out_dir, f"{n}.{k}") for k in ("stdout", "stderr")}
+        if stdout is not None:
+            files = {"stdout": str(stdout), "stderr": str(stderr or stdout)}
+            for path in set(files.values()):
+                open(path, "w").close()  # there before the child opens it
         env = self.env if env is None else dict(env)
         request = {"module": module, "argv": list(args), "cwd": str(cwd), "env": env, **files}
         return self.ask(request)["pid"], files
