@@ -21,7 +21,7 @@ import sys
 import time
 from typing import Dict, List, Sequence
 
-from tests.conftest import ROOT, _warm_cli
+from tests.conftest import start_cli
 from tests.fork_server import ForkedChild
 from tf1_train.cluster import spec
 
@@ -83,16 +83,9 @@ class Job:
         for name in names:
             self.runs[name] = self.runs.get(name, 0) + 1
             argv = self.argv(name, extra)
-            warm, env = _warm_cli(argv[3:], None, argv[2], False)
-            if warm is not None:
-                pid, _ = warm.start(argv[3:], argv[2], ROOT, env, self.log(name),
-                                    self.log(name, "err"))  # fmt: skip
-                self.procs[name] = ForkedChild(warm, pid)
-                continue
-            with open(self.log(name), "w") as out, open(self.log(name, "err"), "w") as err:
-                self.procs[name] = subprocess.Popen(
-                    argv, cwd=ROOT, stdout=out, stderr=err, text=True
-                )
+            self.procs[name] = start_cli(
+                argv[3:], self.log(name), argv[2], err_path=self.log(name, "err")
+            )
 
     def text(self, name: str, stream: str = "out") -> str:
         with open(self.log(name, stream)) as f:
