@@ -1,6 +1,7 @@
 """Write tests/goldens/contrib_opt_tf115.npz: what the programs of
-tests/contrib_opt_cases.py (tf.contrib.opt's SciPy interface and Adam
-family) compute on TensorFlow 1.15.5 itself, which
+tests/contrib_opt_cases.py and contrib_opt_more_cases.py (tf.contrib.opt's
+SciPy interface, Adam family, wrappers, LARS, sign optimizers, ...) compute
+on TensorFlow 1.15.5 itself, which
 tests/test_compat_contrib_opt.py holds tf1_train.compat's to.
 
 Run it with TensorFlow 1.15.5, in an environment of its own outside the

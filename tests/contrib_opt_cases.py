@@ -57,12 +57,17 @@ def _embedding_model(tf):
     )
 
 
-def _train(tf, make_optimizer, steps=4, **minimize_kwargs):
+def _train(tf, make_optimizer, steps=4, with_step=False):
+    """``steps`` of ``make_optimizer()`` on the embedding model; ``with_step``:
+    a global step, given to ``make_optimizer(step)`` and advanced by minimize."""
     graph = tf.Graph()
     with graph.as_default():
         loss = _embedding_model(tf)
-        optimizer = make_optimizer()
-        train = optimizer.minimize(loss, **minimize_kwargs)
+        if with_step:
+            step = tf.train.get_or_create_global_step()
+            train = make_optimizer(step).minimize(loss, global_step=step)
+        else:
+            train = make_optimizer().minimize(loss)
         with tf.Session(graph=graph) as sess:
             _initialize(tf, sess)
             losses = [sess.run([loss, train])[0] for _ in range(steps)]
@@ -311,3 +316,6 @@ def multitask_and_zero_gradients(opt, tf):
             _initialize(tf, sess)
             seen = [sess.run([loss, norm, train], {task_weight: w})[:2] for w in (1.0, 0.0, 0.0)]
             return _everything(tf, sess, {"losses_and_norms": np.array(seen)})
+
+
+import contrib_opt_more_cases  # noqa: E402, F401  (registers its cases in CASES)

@@ -1,8 +1,8 @@
 """tf.contrib.opt after tf1_train.compat.install(), held to TensorFlow 1.15.5.
 
-The programs of tests/contrib_opt_cases.py must compute what TF 1.15.5
-computed (tests/goldens/contrib_opt_tf115.npz, from
-scripts/make_contrib_opt_goldens.py): the Adam family's losses, variables
+The programs of tests/contrib_opt_cases.py and contrib_opt_more_cases.py
+must compute what TF 1.15.5 computed (tests/goldens/contrib_opt_tf115.npz,
+from scripts/make_contrib_opt_goldens.py): the optimizers' losses, variables
 and slots, and ScipyOptimizerInterface's evaluations, steps and result.
 TF 1.15 evaluated SciPy's points by feeding them to the variables, which
 TensorFlow 2's resource variables ignore; the tests below show both.
@@ -14,7 +14,7 @@ import contrib_opt_cases as cases
 import numpy as np
 import pytest
 import tensorflow as tf
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
 GOLDEN = os.path.join(ROOT, "tests", "goldens", "contrib_opt_tf115.npz")
 v1 = tf.compat.v1
@@ -58,6 +58,9 @@ def test_case_computes_what_tf_1_15_5_computed(installed, golden, name):
     assert sorted(arrays) == sorted(want)
     for key, expected in want.items():
         assert arrays[key].shape == expected.shape, key
+        if expected.dtype.kind == "U":  # names
+            np.testing.assert_array_equal(arrays[key], expected, err_msg=key)
+            continue
         rtol, atol = _tolerance(name, key)
         np.testing.assert_allclose(arrays[key], expected, rtol=rtol, atol=atol, err_msg=key)
     if name == "scipy_lbfgsb_pinn":
@@ -141,7 +144,7 @@ def test_kept_names_are_served_and_the_others_say_what_replaced_them(installed):
         getattr(opt, "ElasticAverageOptimizer")  # noqa: B009
     with pytest.raises(ImportError):
         exec("from tensorflow.contrib.opt import ShampooOptimizer", {})
-    assert not _contrib.kept("opt", "LARSOptimizer")
+    assert not _contrib.kept("opt", "GGTOptimizer")
 
 
 def test_adamw_decays_by_weight_decay_and_keras_adamw_by_its_product_with_the_rate(installed):
@@ -171,3 +174,58 @@ def _keras_adamw_step(start, weight_decay, learning_rate):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     return eval(out.stdout.strip().splitlines()[-1])
+
+
+REF_PROGRAM = """\
+import sys
+import numpy as np
+import tensorflow as tf
+sys.path.insert(0, {tests!r})
+import contrib_opt_cases as cases
+from tensorflow.contrib import opt
+arrays = {{}}
+for name in sys.argv[2].split(","):
+    arrays.update({{name + "|" + k: v for k, v in cases.CASES[name](opt, tf.compat.v1).items()}})
+print("variables =", type(tf.compat.v1.get_variable("probe", [1])).__name__)
+np.savez(sys.argv[1], **arrays)
+"""
+
+
+def test_on_tf1s_reference_variables_the_optimizers_compute_tf_1_15_5s_numbers(golden, tmp_path):
+    """``--v1_variables``: TF 1.15's own reference-variable paths (sparse
+    AddSign and PowerSign, LARS's momentum fallback, ...), as TF 1.15.5 ran them."""
+    import contrib_opt_more_cases as more
+
+    names = sorted(n for n in cases.CASES if cases.CASES[n].__module__ == more.__name__)
+    (tmp_path / "prog.py").write_text(REF_PROGRAM.format(tests=os.path.join(ROOT, "tests")))
+    argv = ["--v1_variables", "prog.py", str(tmp_path / "ref.npz"), ",".join(names)]
+    out = run_cli(argv, module="tf1_train.compat", cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "2"})
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "variables = RefVariable" in out.stdout
+    with np.load(tmp_path / "ref.npz") as got:
+        assert sorted(got.files) == sorted(k for k in golden if k.split("|")[0] in names)
+        for key in got.files:
+            if got[key].dtype.kind == "U":
+                np.testing.assert_array_equal(got[key], golden[key], err_msg=key)
+            else:
+                np.testing.assert_allclose(got[key], golden[key], rtol=1e-5, atol=1e-6, err_msg=key)
+
+
+def test_the_python_training_paths_serve_each_modules_kept_names(installed):
+    """``from tensorflow.contrib.opt.python.training import sign_decay``: the
+    sign decays were public by that path only; other modules of the path
+    serve the same objects as ``tf.contrib.opt``."""
+    from tf1_train.compat import _contrib
+
+    names = {}
+    exec("from tensorflow.contrib.opt.python.training import sign_decay, powersign", names)
+    exec("import tensorflow.contrib.opt.python.training.lars_optimizer as lars", names)
+    assert callable(names["sign_decay"].get_restart_decay_fn)
+    assert names["powersign"].PowerSignOptimizer is _opt().PowerSignOptimizer
+    assert names["lars"].LARSOptimizer is _opt().LARSOptimizer
+    with pytest.raises(AttributeError, match="serves this module's public names only"):
+        names["powersign"]._private_helper  # noqa: B018
+    with pytest.raises(ImportError):
+        exec("from tensorflow.contrib.opt.python.training import ggt", {})
+    assert _contrib.kept("opt", "python", "training", "sign_decay", "get_linear_decay_fn")
+    assert not _contrib.kept("opt", "python", "training", "shampoo")

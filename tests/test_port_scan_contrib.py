@@ -125,6 +125,17 @@ CASES = {
         "ops = tf.contrib.distribute.AllReduceCrossDeviceOps\n",  # gone: NcclAllReduce
         {7, 8},
     ),
+    "opt": (  # LARS in large-batch ResNets, PowerSign with its decays
+        V1 + "lars = tf.contrib.opt.LARSOptimizer\n"
+        "from tensorflow.contrib.opt.python.training import sign_decay as sd\n"
+        "decay = sd.get_cosine_decay_fn\n"
+        "import tensorflow.contrib.opt.python.training.powersign as ps\n"
+        "power = ps.PowerSignOptimizer\n"
+        "from tensorflow.contrib.opt import AdamGSOptimizer, DropStaleGradientOptimizer\n"
+        "ea = tf.contrib.opt.ElasticAverageOptimizer\n"  # a between-graph custom getter: gone
+        "from tensorflow.contrib.opt.python.training import shampoo\n",
+        {8, 9},
+    ),
     "package_graph_editor_staging": (  # baselines' DDPG and HER, the GPT-2 trainers
         "import tensorflow.contrib as tc\n"
         "reg = tc.layers.l2_regularizer\n"

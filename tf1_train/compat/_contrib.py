@@ -207,7 +207,7 @@ def kept(submodule: str, name: str, deeper: str = "", *tail: str) -> bool:
     """Whether ``tensorflow.contrib.<submodule>.<name>[.<deeper>...]`` works after install()."""
     from tf1_train.compat import _contrib_slim
 
-    if submodule == "tensorboard" or (submodule == "seq2seq" and name == "python"):
+    if submodule == "tensorboard" or (submodule in ("seq2seq", "opt") and name == "python"):
         return _contrib_paths.kept(submodule, [name, *([deeper] if deeper else []), *tail])
     if submodule in _contrib_slim.SERVED:
         return _contrib_slim.kept(submodule, name, deeper)
@@ -242,8 +242,9 @@ DESCRIBED = {
     "signal": "every name of TF 1.15's module works (tf.signal's same functions)",
     "nn": "every name of TF 1.15's module works (TensorFlow's ops, TF 1.15's numbers)",
     "opt": "ScipyOptimizerInterface, the Adam family (LazyAdam, Nadam, AdaMax, AdamW, "
-    "MomentumW) and MovingAverage, VariableClipping and Multitask wrappers work as in TF 1.15, "
-    "every other name raises",
+    "MomentumW, AdamGS, LazyAdamGS), LARS, AddSign, PowerSign, RegAdagrad and the "
+    "MovingAverage, VariableClipping, Multitask and DropStaleGradient wrappers work as in "
+    "TF 1.15 (sign_decay too, by its python.training path), every other name raises",
 }
 
 
@@ -322,7 +323,8 @@ def placeholder_modules() -> dict:
     modules.update(graph_editor.sys_modules(PACKAGE))
     modules.update(_contrib_data.learn_modules())  # the paths pickled vocabularies name
     modules.update(_contrib_paths.sys_modules())  # seq2seq's python.ops, the projector
-    modules[f"{PACKAGE}.seq2seq"].python = modules[f"{PACKAGE}.seq2seq.python"]
+    for name in ("seq2seq", "opt"):
+        modules[f"{PACKAGE}.{name}"].python = modules[f"{PACKAGE}.{name}.python"]
     if f"{PACKAGE}.tensorboard" in modules:
         package.tensorboard = modules[f"{PACKAGE}.tensorboard"]
     return modules

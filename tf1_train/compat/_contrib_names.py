@@ -96,20 +96,46 @@ RNN_FROM_CORE = (
     )
 )
 # tf.contrib.opt's names kept: SciPy's minimizers (_contrib_opt.py), the Adam family
-# (_contrib_opt_adam.py) and the wrappers (_contrib_opt_wrappers.py)
+# (_contrib_opt_adam.py), the wrappers (_contrib_opt_wrappers.py), the sign optimizers
+# (_contrib_opt_sign.py) and those on other core kernels (_contrib_opt_kernels.py)
 OPT_SCIPY_KEPT = ("ExternalOptimizerInterface", "ScipyOptimizerInterface")
 OPT_ADAM_KEPT = ("AdaMaxOptimizer", "AdamWOptimizer", "DecoupledWeightDecayExtension",
                  "LazyAdamOptimizer", "MomentumWOptimizer", "NadamOptimizer",
                  "extend_with_decoupled_weight_decay")  # fmt: skip
-OPT_WRAPPERS_KEPT = ("MovingAverageOptimizer", "MultitaskOptimizerWrapper",
-                     "VariableClippingOptimizer", "clip_gradients_by_global_norm")  # fmt: skip
-OPT_KEPT = tuple(sorted(OPT_SCIPY_KEPT + OPT_ADAM_KEPT + OPT_WRAPPERS_KEPT))
+OPT_WRAPPERS_KEPT = ("DropStaleGradientOptimizer", "MovingAverageOptimizer",
+                     "MultitaskOptimizerWrapper", "VariableClippingOptimizer",
+                     "clip_gradients_by_global_norm")  # fmt: skip
+OPT_SIGN_KEPT = ("AddSignOptimizer", "PowerSignOptimizer")
+OPT_KERNELS_KEPT = ("AdamGSOptimizer", "LARSOptimizer", "LazyAdamGSOptimizer",
+                    "RegAdagradOptimizer")  # fmt: skip
+OPT_KEPT = tuple(sorted(OPT_SCIPY_KEPT + OPT_ADAM_KEPT + OPT_WRAPPERS_KEPT + OPT_SIGN_KEPT
+                        + OPT_KERNELS_KEPT))  # fmt: skip
+# tensorflow.contrib.opt.python.training.<module>: the kept names each module held
+# (sign_decay's functions were reachable by that path only)
+OPT_TRAINING_MODULES = {
+    "adam_gs_optimizer": ("AdamGSOptimizer",),
+    "adamax": ("AdaMaxOptimizer",),
+    "addsign": ("AddSignOptimizer",),
+    "drop_stale_gradient_optimizer": ("DropStaleGradientOptimizer",),
+    "external_optimizer": OPT_SCIPY_KEPT,
+    "lars_optimizer": ("LARSOptimizer",),
+    "lazy_adam_gs_optimizer": ("LazyAdamGSOptimizer",),
+    "lazy_adam_optimizer": ("LazyAdamOptimizer",),
+    "moving_average_optimizer": ("MovingAverageOptimizer",),
+    "multitask_optimizer_wrapper": ("MultitaskOptimizerWrapper", "clip_gradients_by_global_norm"),
+    "nadam_optimizer": ("NadamOptimizer",),
+    "powersign": ("PowerSignOptimizer",),
+    "reg_adagrad_optimizer": ("RegAdagradOptimizer",),
+    "sign_decay": ("get_cosine_decay_fn", "get_linear_decay_fn", "get_restart_decay_fn"),
+    "variable_clipping_optimizer": ("VariableClippingOptimizer",),
+    "weight_decay_optimizers": ("AdamWOptimizer", "DecoupledWeightDecayExtension",
+                                "MomentumWOptimizer", "extend_with_decoupled_weight_decay"),
+}  # fmt: skip
 OPT_GONE = (
-    "ScipyOptimizerInterface, ExternalOptimizerInterface, LazyAdamOptimizer, "
-    "NadamOptimizer, AdaMaxOptimizer, AdamWOptimizer, MomentumWOptimizer, "
-    "extend_with_decoupled_weight_decay, MovingAverageOptimizer, VariableClippingOptimizer, "
-    "MultitaskOptimizerWrapper and clip_gradients_by_global_norm are kept (TF 1.15's "
-    "numbers); for the others (ElasticAverage, ModelAverage, GGT, Shampoo, LARS, "
-    "AddSign/PowerSign, ...): tf.compat.v1.train's optimizers, keras.optimizers or an "
-    "optimizer of your own"
+    "ScipyOptimizerInterface, ExternalOptimizerInterface, the Adam family (LazyAdam, "
+    "Nadam, AdaMax, AdamW, MomentumW, AdamGS, LazyAdamGS), LARS, AddSign, PowerSign, "
+    "RegAdagrad, the MovingAverage, VariableClipping, Multitask and DropStaleGradient "
+    "wrappers and clip_gradients_by_global_norm are kept (TF 1.15's numbers); for the "
+    "others (ElasticAverage, ModelAverage, AGN, GGT, Shampoo): tf.compat.v1.train's "
+    "optimizers, keras.optimizers or an optimizer of your own"
 )

@@ -1,7 +1,9 @@
 """``tensorflow.contrib.opt`` after install(): SciPy's minimizers on a session,
-the Adam family (_contrib_opt_adam.py) and the optimizer wrappers
-(_contrib_opt_wrappers.py: moving averages, variable clipping, multitask), as
-TF 1.15 computed them.
+the Adam family (_contrib_opt_adam.py), the optimizer wrappers
+(_contrib_opt_wrappers.py: moving averages, variable clipping, multitask,
+stale gradients), AddSign and PowerSign (_contrib_opt_sign.py) and LARS,
+RegAdagrad and the global-step Adams (_contrib_opt_kernels.py), as TF 1.15
+computed them.
 
 ``ScipyOptimizerInterface`` is why most TF1 code imported the module: every
 copy of the physics-informed networks (PINNs) of 2017-19 and many neural
@@ -43,9 +45,15 @@ def resolve(name: str):
     """``tf.contrib.opt.<name>`` for a name of KEPT."""
     if name in OPT_SCIPY_KEPT:
         return globals()[name]
-    from tf1_train.compat import _contrib_opt_adam, _contrib_opt_wrappers
+    from tf1_train.compat import (
+        _contrib_opt_adam,
+        _contrib_opt_kernels,
+        _contrib_opt_sign,
+        _contrib_opt_wrappers,
+    )
 
-    return getattr(_contrib_opt_adam, name, None) or getattr(_contrib_opt_wrappers, name)
+    modules = (_contrib_opt_adam, _contrib_opt_kernels, _contrib_opt_sign, _contrib_opt_wrappers)
+    return next(getattr(m, name) for m in modules if hasattr(m, name))
 
 
 def _shape(variable) -> tuple:

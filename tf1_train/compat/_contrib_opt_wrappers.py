@@ -16,6 +16,9 @@ tests/test_compat_contrib_opt.py).
   variable whose gradient is all zeros (a task the batch did not train).
 - ``clip_gradients_by_global_norm``: ``clip_by_global_norm`` whose norm
   leaves out the all-zero gradients.
+- ``DropStaleGradientOptimizer``: for asynchronous parameter-server jobs,
+  the update dropped when other workers moved the global step on by more
+  than ``staleness`` while this one computed its gradients.
 """
 
 from __future__ import annotations
@@ -103,6 +106,16 @@ def _nothing():
     yield
 
 
+class _WrapsSlots:
+    """The slots are the wrapped optimizer's (``self._opt``)."""
+
+    def get_slot(self, *args, **kwargs):
+        return self._opt.get_slot(*args, **kwargs)
+
+    def get_slot_names(self, *args, **kwargs):
+        return self._opt.get_slot_names(*args, **kwargs)
+
+
 class VariableClippingOptimizer(v1.train.Optimizer):
     """``opt``'s update, then ``vars_to_clip_dims``' variables clipped to ``max_norm``."""
 
@@ -118,11 +131,8 @@ class VariableClippingOptimizer(v1.train.Optimizer):
     def compute_gradients(self, *args, **kwargs):
         return self._opt.compute_gradients(*args, **kwargs)
 
-    def get_slot(self, *args, **kwargs):
-        return self._opt.get_slot(*args, **kwargs)
-
-    def get_slot_names(self, *args, **kwargs):
-        return self._opt.get_slot_names(*args, **kwargs)
+    get_slot = _WrapsSlots.get_slot
+    get_slot_names = _WrapsSlots.get_slot_names
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         grads_and_vars = list(grads_and_vars)
@@ -223,3 +233,45 @@ def clip_gradients_by_global_norm(gradients_variables, clip_norm=20.0):
     norm = tf.linalg.global_norm([counted(g) for g in gradients])
     gradients, _ = tf.clip_by_global_norm(gradients, clip_norm, use_norm=norm)
     return list(zip(gradients, variables)), norm
+
+
+class DropStaleGradientOptimizer(v1.train.Optimizer):
+    """``opt``'s update, skipped when the global step moved on by more than
+    ``staleness`` between this worker's read of it (before its gradients)
+    and the update; the skips are counted in ``stale_counter``."""
+
+    def __init__(self, opt, staleness, use_locking=False, name="DropStaleGradient"):
+        super().__init__(use_locking, name)
+        self._opt, self._staleness = opt, staleness
+
+    get_slot = _WrapsSlots.get_slot
+    get_slot_names = _WrapsSlots.get_slot_names
+
+    def compute_gradients(self, loss, *args, **kwargs):
+        with v1.colocate_with(loss):
+            self._local_step = v1.train.get_global_step() + 0
+        with tf.control_dependencies([self._local_step]):
+            return self._opt.compute_gradients(tf.identity(loss), *args, **kwargs)
+
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        grads_and_vars = list(grads_and_vars)
+        with v1.colocate_with(global_step):
+            stale_counter = v1.get_variable(
+                "stale_counter", [], initializer=v1.zeros_initializer(), trainable=False
+            )
+
+        def accept():
+            update = self._opt.apply_gradients(grads_and_vars, global_step=global_step, name=name)
+            with tf.control_dependencies([update]):
+                return tf.identity(0.0)
+
+        grads = [g for g, _ in grads_and_vars if g is not None]
+        grads = [g if isinstance(g, tf.Tensor) else g.op for g in grads]
+        with tf.control_dependencies(grads), v1.colocate_with(global_step):
+            staleness = tf.reshape(global_step - self._local_step, [])
+        dropped = v1.cond(staleness <= self._staleness, accept, lambda: tf.identity(1.0))
+        counted = stale_counter.assign_add(dropped)
+        v1.summary.scalar(
+            "Gradient staleness percentage", stale_counter / tf.cast(global_step + 1, tf.float32)
+        )
+        return counted

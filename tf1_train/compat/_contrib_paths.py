@@ -8,6 +8,10 @@ install() as modules of their own:
   BahdanauAttention``). Each serves TF 1.15's public names of that module,
   the same objects as ``tf.contrib.seq2seq``'s; a private name (``_bahdanau_score``)
   raises one line, as tf1_train.compat's own helpers take other arguments.
+- ``tensorflow.contrib.opt.python.training.<module>``: the same for
+  ``tf.contrib.opt`` (``from tensorflow.contrib.opt.python.training import
+  sign_decay``: AddSign's and PowerSign's decays were public by that path
+  only), each module's kept names (``_contrib_names.OPT_TRAINING_MODULES``).
 - ``tensorflow.contrib.tensorboard.plugins.projector``: TensorBoard's
   ``tensorboard.plugins.projector``, which is that module moved (the same
   ``ProjectorConfig`` proto, and ``visualize_embeddings`` takes a
@@ -18,8 +22,11 @@ install() as modules of their own:
 import importlib
 import types
 
+from tf1_train.compat._contrib_names import OPT_TRAINING_MODULES
+
 PACKAGE = "tensorflow.contrib"
 OPS = PACKAGE + ".seq2seq.python.ops"
+OPT_TRAINING = PACKAGE + ".opt.python.training"
 # module -> (the tf1_train.compat modules holding it, TF 1.15's public names)
 SEQ2SEQ_OPS = {
     "attention_wrapper": (
@@ -59,15 +66,29 @@ def projector_available() -> bool:
 
 def _ops_module(module: str) -> types.ModuleType:
     holders, names = SEQ2SEQ_OPS[module]
-    full = f"{OPS}.{module}"
+
+    def find(name: str):
+        for holder in holders:
+            found = getattr(importlib.import_module(f"tf1_train.compat.{holder}"), name, None)
+            if found is not None:
+                return found
+
+    return _served(f"{OPS}.{module}", names, find)
+
+
+def _opt_module(module: str) -> types.ModuleType:
+    from tf1_train.compat import _contrib_opt
+
+    return _served(f"{OPT_TRAINING}.{module}", OPT_TRAINING_MODULES[module], _contrib_opt.resolve)
+
+
+def _served(full: str, names, find) -> types.ModuleType:
+    """A module serving ``names`` (``find(name)``), refusing the others in one line."""
     served = types.ModuleType(full, f"TF 1.15's {full}: its public names (tf1_train.compat)")
 
     def __getattr__(name: str):
         if name in names:
-            for holder in holders:
-                found = getattr(importlib.import_module(f"tf1_train.compat.{holder}"), name, None)
-                if found is not None:
-                    return found
+            return find(name)
         if name.startswith("__"):
             raise AttributeError(name)
         raise AttributeError(
@@ -94,6 +115,11 @@ def sys_modules() -> dict:
     modules = {f"{OPS}.{m}": module for m, module in ops.items()}
     modules[OPS] = _package(OPS, **ops)
     modules[PACKAGE + ".seq2seq.python"] = _package(PACKAGE + ".seq2seq.python", ops=modules[OPS])
+    training = {m: _opt_module(m) for m in OPT_TRAINING_MODULES}
+    modules.update({f"{OPT_TRAINING}.{m}": module for m, module in training.items()})
+    modules[OPT_TRAINING] = _package(OPT_TRAINING, **training)
+    opt_python = PACKAGE + ".opt.python"
+    modules[opt_python] = _package(opt_python, training=modules[OPT_TRAINING])
     if projector_available():
         projector = importlib.import_module("tensorboard.plugins.projector")
         plugins = _package(PACKAGE + ".tensorboard.plugins", projector=projector)
@@ -115,5 +141,14 @@ def kept(submodule: str, rest) -> bool:
         if len(rest) <= 2:
             return rest in (["python"], ["python", "ops"])
         return rest[:2] == ["python", "ops"] and seq2seq_kept(*rest[2:4])
+    if submodule == "opt":
+        if len(rest) <= 2:
+            return rest in (["python"], ["python", "training"])
+        names = OPT_TRAINING_MODULES.get(rest[2])
+        return (
+            rest[:2] == ["python", "training"]
+            and names is not None
+            and (len(rest) == 3 or rest[3] in names)
+        )
     levels = ["plugins", "projector"]
     return rest[:2] == levels[: len(rest[:2])] and (len(rest) < 3 or rest[2] in PROJECTOR_NAMES)

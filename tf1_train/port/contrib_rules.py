@@ -59,13 +59,15 @@ _rule(
     "(each point SciPy asks for is assigned to the variables: TF 1.15 fed it to them, which "
     "TensorFlow 2's resource variables ignore) and LazyAdam, Nadam, AdaMax, AdamW, MomentumW "
     "and extend_with_decoupled_weight_decay, MovingAverageOptimizer (its swapping_saver "
-    "too), VariableClippingOptimizer and MultitaskOptimizerWrapper as TF 1.15 computed them; "
-    "in TF2: "
+    "too), VariableClippingOptimizer, MultitaskOptimizerWrapper, LARS, AddSign, PowerSign "
+    "(and python.training.sign_decay), RegAdagrad, AdamGS, LazyAdamGS and "
+    "DropStaleGradientOptimizer as TF 1.15 computed them; in TF2: "
     "tf1_train.tf2.scipy_optimizer.ScipyMinimizer (the same SciPy call over a loss function), "
     "keras.optimizers.AdamW with weight_decay divided by the learning rate and epsilon=1e-8 "
     "(Keras multiplies the two, contrib did not), keras.optimizers.Adamax(epsilon=1e-8); "
     "Keras's Nadam is another algorithm and Keras has no LazyAdam; "
-    "tf.train.ExponentialMovingAverage for MovingAverageOptimizer's averages",
+    "tf.train.ExponentialMovingAverage for MovingAverageOptimizer's averages, "
+    "keras.optimizers.Adam(epsilon=1e-8) for AdamGS; Keras has no LARS, AddSign or PowerSign",
     "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
     ROW_OPT,
 )

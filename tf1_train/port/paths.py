@@ -251,8 +251,8 @@ CONTRIB: Dict[str, str] = {
     "tf1_train.compat.install() (all of it)",
     "legacy_seq2seq": "tf1_train.compat.install() (all of it)",
     "opt": "tf.compat.v1.train optimizers, keras.optimizers or an optimizer of your own "
-    "(ScipyOptimizerInterface and the Adam family: see the contrib-opt rule; unmodified: "
-    "tf1_train.compat.install() serves those)",
+    "(ScipyOptimizerInterface, the Adam family, LARS, AddSign/PowerSign: see the "
+    "contrib-opt rule; unmodified: tf1_train.compat.install() serves those)",
     "image": "tf.image, or TensorFlow Addons image (unmaintained)",
     "distribute": "tf.distribute",
     "distributions": "tf.compat.v1.distributions for its core ones (Normal, Categorical, "
