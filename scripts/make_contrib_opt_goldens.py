@@ -1,8 +1,9 @@
-"""Write tests/goldens/contrib_opt_tf115.npz: what the programs of
-tests/contrib_opt_cases.py and contrib_opt_more_cases.py (tf.contrib.opt's
-SciPy interface, Adam family, wrappers, LARS, sign optimizers, ...) compute
-on TensorFlow 1.15.5 itself, which
-tests/test_compat_contrib_opt.py holds tf1_train.compat's to.
+"""Write tests/goldens/contrib_opt_tf115.npz and contrib_metrics_tf115.npz:
+what the programs of tests/contrib_opt_cases.py and contrib_opt_more_cases.py
+(tf.contrib.opt's SciPy interface, Adam family, wrappers, LARS, sign
+optimizers, ...) and tests/contrib_metrics_cases.py (tf.contrib.metrics)
+compute on TensorFlow 1.15.5 itself, which tests/test_compat_contrib_opt.py
+and test_compat_contrib_metrics.py hold tf1_train.compat's to.
 
 Run it with TensorFlow 1.15.5, in an environment of its own outside the
 repository (its wheels are for Python 3.7), on TF 1.15's own reference
@@ -24,20 +25,26 @@ import scipy
 import tensorflow as tf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GOLDEN = os.path.join(ROOT, "tests", "goldens", "contrib_opt_tf115.npz")
+GOLDENS = os.path.join(ROOT, "tests", "goldens")
 
 
 def main():
     if not tf.__version__.startswith("1.15"):
         sys.exit(f"error: run this with TensorFlow 1.15 (found {tf.__version__})")
     sys.path.insert(0, os.path.join(ROOT, "tests"))
-    import contrib_opt_cases as cases
+    import contrib_metrics_cases
+    import contrib_opt_cases
 
-    arrays = {"version": np.array(tf.__version__), "scipy": np.array(scipy.__version__)}
-    for name, fn in cases.CASES.items():
-        arrays.update({f"{name}|{k}": v for k, v in fn(tf.contrib.opt, tf).items()})
-    np.savez_compressed(GOLDEN, **arrays)
-    print(f"wrote {GOLDEN}: {len(cases.CASES)} cases, {len(arrays)} arrays")
+    for cases, module, golden in [
+        (contrib_opt_cases, tf.contrib.opt, "contrib_opt_tf115.npz"),
+        (contrib_metrics_cases, tf.contrib.metrics, "contrib_metrics_tf115.npz"),
+    ]:
+        arrays = {"version": np.array(tf.__version__), "scipy": np.array(scipy.__version__)}
+        for name, fn in cases.CASES.items():
+            arrays.update({f"{name}|{k}": v for k, v in fn(module, tf).items()})
+        path = os.path.join(GOLDENS, golden)
+        np.savez_compressed(path, **arrays)
+        print(f"wrote {path}: {len(cases.CASES)} cases, {len(arrays)} arrays")
 
 
 if __name__ == "__main__":

@@ -31,4 +31,11 @@ KEPT_CONTRIB = [
         "from tf1_train.tf2.scipy_optimizer import ScipyMinimizer\n"
         "ScipyMinimizer(loss_fn, variables, method='L-BFGS-B').minimize()\n",
     ),
+    (
+        "contrib-metrics",
+        "import tensorflow as tf\n"
+        "auc, up = tf.contrib.metrics.streaming_auc(probs, labels)  # expect: contrib-metrics\n",
+        # the port: labels first
+        "import tensorflow as tf\nauc, up = tf.compat.v1.metrics.auc(labels, probs)\n",
+    ),
 ]

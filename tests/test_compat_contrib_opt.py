@@ -11,19 +11,18 @@ TensorFlow 2's resource variables ignore; the tests below show both.
 import os
 
 import contrib_opt_cases as cases
+import goldens_tf115
 import numpy as np
 import pytest
 import tensorflow as tf
 from conftest import ROOT, run_cli
 
-GOLDEN = os.path.join(ROOT, "tests", "goldens", "contrib_opt_tf115.npz")
 v1 = tf.compat.v1
 
 
 @pytest.fixture(scope="module")
 def golden() -> dict:
-    with np.load(GOLDEN) as f:
-        return {k: f[k] for k in f.files}
+    return goldens_tf115.load("contrib_opt_tf115.npz")
 
 
 def _opt():
@@ -34,7 +33,7 @@ def _opt():
 
 def test_the_goldens_are_tf_1_15_5s_and_every_case_has_them(golden):
     assert str(golden["version"]) == "1.15.5"
-    assert sorted({k.split("|")[0] for k in golden if "|" in k}) == sorted(cases.CASES)
+    assert goldens_tf115.case_names(golden) == sorted(cases.CASES)
 
 
 # L-BFGS-B carries round-off forward: the physics-informed loss at SciPy's
@@ -54,15 +53,8 @@ def _tolerance(name: str, key: str) -> tuple:
 @pytest.mark.parametrize("name", sorted(cases.CASES))
 def test_case_computes_what_tf_1_15_5_computed(installed, golden, name):
     arrays = cases.CASES[name](_opt(), v1)
-    want = {k.split("|", 1)[1]: v for k, v in golden.items() if k.startswith(name + "|")}
-    assert sorted(arrays) == sorted(want)
-    for key, expected in want.items():
-        assert arrays[key].shape == expected.shape, key
-        if expected.dtype.kind == "U":  # names
-            np.testing.assert_array_equal(arrays[key], expected, err_msg=key)
-            continue
-        rtol, atol = _tolerance(name, key)
-        np.testing.assert_allclose(arrays[key], expected, rtol=rtol, atol=atol, err_msg=key)
+    want = goldens_tf115.of_case(golden, name)
+    goldens_tf115.assert_matches(arrays, want, lambda key: _tolerance(name, key))
     if name == "scipy_lbfgsb_pinn":
         np.testing.assert_allclose(arrays["steps"][:6], want["steps"][:6], rtol=0, atol=1e-6)
 
@@ -182,6 +174,7 @@ import numpy as np
 import tensorflow as tf
 sys.path.insert(0, {tests!r})
 import contrib_opt_cases as cases
+import goldens_tf115
 from tensorflow.contrib import opt
 arrays = {{}}
 for name in sys.argv[2].split(","):
@@ -202,13 +195,11 @@ def test_on_tf1s_reference_variables_the_optimizers_compute_tf_1_15_5s_numbers(g
     out = run_cli(argv, module="tf1_train.compat", cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "2"})
     assert out.returncode == 0, out.stderr[-3000:]
     assert "variables = RefVariable" in out.stdout
-    with np.load(tmp_path / "ref.npz") as got:
-        assert sorted(got.files) == sorted(k for k in golden if k.split("|")[0] in names)
-        for key in got.files:
-            if got[key].dtype.kind == "U":
-                np.testing.assert_array_equal(got[key], golden[key], err_msg=key)
-            else:
-                np.testing.assert_allclose(got[key], golden[key], rtol=1e-5, atol=1e-6, err_msg=key)
+    with np.load(tmp_path / "ref.npz") as f:
+        got = {k: f[k] for k in f.files}
+    for name in names:
+        want = goldens_tf115.of_case(golden, name)
+        goldens_tf115.assert_matches(goldens_tf115.of_case(got, name), want)
 
 
 def test_the_python_training_paths_serve_each_modules_kept_names(installed):

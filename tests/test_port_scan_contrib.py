@@ -136,6 +136,14 @@ CASES = {
         "from tensorflow.contrib.opt.python.training import shampoo\n",
         {8, 9},
     ),
+    "metrics": (  # segmentation and regression evaluation code
+        V1 + "auc = tf.contrib.metrics.streaming_auc\n"
+        "from tensorflow.contrib.metrics import streaming_mean_iou, aggregate_metric_map\n"
+        "import tensorflow.contrib.metrics as tcm\n"
+        "r = tcm.streaming_pearson_correlation\n"
+        "k = tf.contrib.metrics.cohen_kappa\n",  # contrib's own: not kept
+        {6},
+    ),
     "package_graph_editor_staging": (  # baselines' DDPG and HER, the GPT-2 trainers
         "import tensorflow.contrib as tc\n"
         "reg = tc.layers.l2_regularizer\n"

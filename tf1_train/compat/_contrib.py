@@ -58,6 +58,7 @@ from tf1_train.compat import (
     _contrib_distributions,
     _contrib_eager,
     _contrib_estimator,
+    _contrib_metrics,
     _contrib_nn,
     _contrib_paths,
     _contrib_tpu,
@@ -106,6 +107,7 @@ PLACEHOLDERS = {
     "signal": "every name of TF 1.15's tensorflow.contrib.signal is kept (tf.signal's functions)",
     "nn": _contrib_nn.ALL_KEPT,
     "opt": OPT_GONE,
+    "metrics": _contrib_metrics.GONE,
 }
 
 
@@ -191,6 +193,7 @@ _KEPT = {
     "signal": (SIGNAL_KEPT, _signal),
     "nn": (_contrib_nn.KEPT, _contrib_nn.resolve),
     "opt": (OPT_KEPT, lambda name: _private_compat("_contrib_opt").resolve(name)),
+    "metrics": (_contrib_metrics.KEPT, lambda name: _contrib_metrics.resolve(name)),
 }
 
 
@@ -245,6 +248,9 @@ DESCRIBED = {
     "MomentumW, AdamGS, LazyAdamGS), LARS, AddSign, PowerSign, RegAdagrad and the "
     "MovingAverage, VariableClipping, Multitask and DropStaleGradient wrappers work as in "
     "TF 1.15 (sign_decay too, by its python.training path), every other name raises",
+    "metrics": "its streaming metrics that were tf.compat.v1.metrics' own (TF 1.15's argument "
+    "order), streaming_covariance, streaming_pearson_correlation, count, accuracy, the "
+    "aggregators, confusion_matrix and the set ops work as in TF 1.15, every other name raises",
 }
 
 

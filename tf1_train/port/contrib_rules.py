@@ -1,5 +1,5 @@
 """Rules for the ``tf.contrib`` submodules tf1_train.compat keeps: a program
-that calls ``legacy_seq2seq``, ``seq2seq`` or ``crf`` breaks on
+that calls ``legacy_seq2seq``, ``seq2seq``, ``crf``, ``opt`` or ``metrics`` breaks on
 TensorFlow 2 until it calls ``install()``, which brings TF 1.15's ops back
 (tf1_train/compat/_contrib_seq2seq.py, _contrib_decode.py, _contrib_crf.py). Their paths, matched
 before the generic ``contrib`` rule, are in tf1_train/port/paths.py.
@@ -11,6 +11,7 @@ ROW_SEQ2SEQ = "`tf.contrib.legacy_seq2seq`"
 ROW_CRF = "`tf.contrib.crf`"
 ROW_DYNAMIC_SEQ2SEQ = "`tf.contrib.seq2seq`"
 ROW_OPT = "`tf.contrib.opt`"
+ROW_METRICS = "`tf.contrib.metrics`"
 
 _rule(
     "legacy-seq2seq",
@@ -70,4 +71,17 @@ _rule(
     "keras.optimizers.Adam(epsilon=1e-8) for AdamGS; Keras has no LARS, AddSign or PowerSign",
     "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
     ROW_OPT,
+)
+_rule(
+    "contrib-metrics",
+    BREAKS,
+    "tf1_train.compat.install() at the top of the program brings back tf.contrib.metrics' "
+    "streaming metrics that were tf.metrics' own, with TF 1.15's argument order "
+    "(predictions first), streaming_covariance, streaming_pearson_correlation, count, "
+    "accuracy, the aggregators, confusion_matrix and the set ops; in TF2: "
+    "tf.compat.v1.metrics.X(labels, predictions, ...) with the two swapped (keeping the "
+    "positional order computes another number without an error), tf.keras.metrics for "
+    "the Keras route, tf.math.confusion_matrix, tf.sets",
+    "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
+    ROW_METRICS,
 )

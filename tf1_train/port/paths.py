@@ -18,6 +18,7 @@ from tf1_train.compat._contrib import (
     RNN_FROM_CORE,
     SEQ2SEQ_KEPT,
 )
+from tf1_train.compat._contrib_metrics import KEPT as METRICS_KEPT
 from tf1_train.port.rules import V1
 
 # Full API paths per rule. `v1` marks names that exist only under tf.compat.v1:
@@ -62,6 +63,7 @@ NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
     ),
     ("contrib-crf", tuple(f"tensorflow.contrib.crf.{n}" for n in CRF_KEPT), False),
     ("contrib-opt", tuple(f"tensorflow.contrib.opt.{n}" for n in OPT_KEPT), False),
+    ("contrib-metrics", tuple(f"tensorflow.contrib.metrics.{n}" for n in METRICS_KEPT), False),
     (
         "contrib-seq2seq",
         tuple(f"tensorflow.contrib.seq2seq.{n}" for ns in DYNAMIC_SEQ2SEQ.values() for n in ns),
@@ -260,7 +262,8 @@ CONTRIB: Dict[str, str] = {
     "tensorflow_probability's tfp.distributions for contrib's own (MultivariateNormalDiag...)",
     "tpu": "tf.distribute.TPUStrategy",
     "nccl": "tf.distribute.NcclAllReduce",
-    "metrics": "tf.compat.v1.metrics",
+    "metrics": "tf.compat.v1.metrics with labels first, tf.keras.metrics (see the "
+    "contrib-metrics rule; unmodified: tf1_train.compat.install() serves the common names)",
     "losses": "tf.compat.v1.losses",
     "summary": "tf.summary (TF2, with a default writer)",
     "eager": "tf (eager is the TF2 default: drop enable_eager_execution; tfe.Variable -> "

@@ -1,0 +1,150 @@
+"""Programs over ``tf.contrib.metrics``, run on TensorFlow 1.15.5 itself by
+scripts/make_contrib_opt_goldens.py (Python 3.7: no newer syntax here) and
+on tf1_train.compat by tests/test_compat_contrib_metrics.py, which holds the
+second to the first.
+
+A case is ``fn(metrics, tf) -> {name: array}``: ``metrics`` is the module
+``tensorflow.contrib.metrics``, ``tf`` the v1 API. The streaming cases feed
+three fixed batches and keep what each update op returned and each value
+after it; every call passes its tensors by position, as TF1 code did
+(``streaming_auc(predictions, labels)``: the order that differs from
+``tf.metrics``).
+"""
+
+import numpy as np
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+_RNG = np.random.RandomState(7)
+BATCHES = {
+    "probs": _RNG.uniform(0, 1, (3, 12)).astype(np.float32),
+    "binary": _RNG.uniform(0, 1, (3, 12)) > 0.5,
+    "weights": _RNG.uniform(0.5, 2, (3, 12)).astype(np.float32),
+    "values": _RNG.normal(0, 1, (3, 12)).astype(np.float32),
+    "noise": _RNG.normal(0, 0.5, (3, 12)).astype(np.float32),
+    "logits": _RNG.normal(0, 1, (3, 6, 5)).astype(np.float32),
+    "ids": _RNG.randint(0, 5, (3, 6)).astype(np.int64),
+}
+
+
+def _stream(tf, build):
+    """``build(inputs) -> {name: (value, update_op)}``, over the three batches."""
+    graph = tf.Graph()
+    with graph.as_default():
+        inputs = {k: tf.placeholder(tf.as_dtype(v.dtype), v.shape[1:]) for k, v in BATCHES.items()}
+        metrics = build(inputs)
+        with tf.Session(graph=graph) as sess:
+            sess.run(tf.local_variables_initializer())
+            out = {}
+            for b in range(3):
+                feed = {inputs[k]: v[b] for k, v in BATCHES.items()}
+                updates = sess.run({k: u for k, (_, u) in metrics.items()}, feed)
+                values = sess.run({k: v for k, (v, _) in metrics.items()})
+                for k in metrics:
+                    out.setdefault("update/" + k, []).append(updates[k])
+                    out.setdefault("value/" + k, []).append(values[k])
+            names = sorted(v.op.name for v in tf.local_variables())
+    arrays = {k: np.array(v) for k, v in out.items()}
+    arrays["local_variables"] = np.array(names)
+    return arrays
+
+
+@case
+def binary_classification(m, tf):
+    def build(x):
+        p, y, w = x["probs"] > 0.5, x["binary"], x["weights"]
+        return {
+            "accuracy": m.streaming_accuracy(p, y),
+            "accuracy_w": m.streaming_accuracy(p, y, w),
+            "precision": m.streaming_precision(p, y),
+            "recall": m.streaming_recall(p, y, w),
+            "tp": m.streaming_true_positives(p, y),
+            "tn": m.streaming_true_negatives(p, y, w),
+            "fp": m.streaming_false_positives(p, y),
+            "fn": m.streaming_false_negatives(p, y),
+            "fpr": m.streaming_false_positive_rate(p, y),
+            "fnr": m.streaming_false_negative_rate(p, y, w),
+            "auc": m.streaming_auc(x["probs"], y),
+            "auc_pr": m.streaming_auc(x["probs"], y, w, 50, None, None, "PR"),
+            "spec_at_sens": m.streaming_specificity_at_sensitivity(x["probs"], y, 0.6),
+            "sens_at_spec": m.streaming_sensitivity_at_specificity(x["probs"], y, 0.4, w),
+            "precision_at": m.streaming_precision_at_thresholds(x["probs"], y, [0.3, 0.7]),
+            "recall_at": m.streaming_recall_at_thresholds(x["probs"], y, [0.3, 0.7], w),
+        }
+
+    return _stream(tf, build)
+
+
+@case
+def regression(m, tf):
+    def build(x):
+        v, w = x["values"], x["weights"]
+        t = v + x["noise"]
+        return {
+            "mean": m.streaming_mean(v),
+            "mean_w": m.streaming_mean(v, w),
+            "mean_tensor": m.streaming_mean_tensor(v),
+            "mae": m.streaming_mean_absolute_error(v, t),
+            "mse": m.streaming_mean_squared_error(v, t, w),
+            "rmse": m.streaming_root_mean_squared_error(v, t),
+            "relative": m.streaming_mean_relative_error(v, t, tf.abs(t) + 1.0),
+            "less": m.streaming_percentage_less(v, 0.2),
+            "covariance": m.streaming_covariance(v, t),
+            "covariance_w": m.streaming_covariance(v, t, w),
+            "pearson": m.streaming_pearson_correlation(v, t),
+            "pearson_w": m.streaming_pearson_correlation(v, t, w),
+            "count": m.count(v),
+            "count_w": m.count(v, w),
+        }
+
+    return _stream(tf, build)
+
+
+@case
+def classes(m, tf):
+    def build(x):
+        logits, ids = x["logits"], x["ids"]
+        top = tf.nn.top_k(logits, 3).indices
+        return {
+            "mean_iou": m.streaming_mean_iou(tf.argmax(logits, 1), ids, 5),
+            "recall_at_2": m.streaming_recall_at_k(logits, ids, 2),
+            "sparse_recall_at_2": m.streaming_sparse_recall_at_k(logits, ids, 2),
+            "sparse_recall_class_1": m.streaming_sparse_recall_at_k(logits, ids, 2, 1),
+            "sparse_precision_at_2": m.streaming_sparse_precision_at_k(logits, ids, 2),
+            "average_precision_at_3": m.streaming_sparse_average_precision_at_k(logits, ids, 3),
+            "average_precision_top_3": m.streaming_sparse_average_precision_at_top_k(
+                tf.cast(top, tf.int64), ids
+            ),
+        }
+
+    return _stream(tf, build)
+
+
+@case
+def one_batch(m, tf):
+    """The functions without state: accuracy, confusion_matrix, the set ops."""
+    graph = tf.Graph()
+    with graph.as_default():
+        p = tf.constant([1, 2, 2, 0, 4, 3])
+        y = tf.constant([1, 2, 0, 0, 3, 3])
+        w = tf.constant([1.0, 0.5, 2.0, 1.0, 1.5, 0.25])
+        a = tf.constant([[1, 2, 3, 0], [4, 5, 4, 4]])
+        b = tf.constant([[2, 3, 7, 0], [6, 4, 9, 1]])
+        sets = [m.set_intersection(a, b), m.set_union(a, b), m.set_difference(a, b)]
+        out = {
+            "accuracy": m.accuracy(p, y),
+            "accuracy_w": m.accuracy(p, y, w),
+            "confusion": m.confusion_matrix(y, p),
+            "confusion_w": m.confusion_matrix(y, p, 6, tf.float32, None, w),
+            "set_size": m.set_size(m.set_union(a, b)),
+        }
+        for name, s in zip(("intersection", "union", "difference"), sets):
+            out[name] = tf.sparse_tensor_to_dense(s, default_value=-1)
+        with tf.Session(graph=graph) as sess:
+            return {k: np.asarray(v) for k, v in sess.run(out).items()}
