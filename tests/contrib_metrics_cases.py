@@ -76,6 +76,8 @@ def binary_classification(m, tf):
             "sens_at_spec": m.streaming_sensitivity_at_specificity(x["probs"], y, 0.4, w),
             "precision_at": m.streaming_precision_at_thresholds(x["probs"], y, [0.3, 0.7]),
             "recall_at": m.streaming_recall_at_thresholds(x["probs"], y, [0.3, 0.7], w),
+            "f1": m.f1_score(y, x["probs"]),  # labels first
+            "f1_w": m.f1_score(y, x["probs"], w, 50),
         }
 
     return _stream(tf, build)
@@ -148,3 +150,33 @@ def one_batch(m, tf):
             out[name] = tf.sparse_tensor_to_dense(s, default_value=-1)
         with tf.Session(graph=graph) as sess:
             return {k: np.asarray(v) for k, v in sess.run(out).items()}
+
+
+@case
+def concat(m, tf):
+    """streaming_concat along each axis and with max_size: each update's
+    output (the size) and the value after it, batch by batch."""
+    graph = tf.Graph()
+    with graph.as_default():
+        rows = tf.placeholder(tf.float32, [None, 3])
+        ids = tf.placeholder(tf.int64, [None])
+        metrics = {
+            "rows": m.streaming_concat(rows),
+            "columns": m.streaming_concat(tf.transpose(rows), axis=-1),
+            "capped": m.streaming_concat(ids, 0, 7),
+        }
+        with tf.Session(graph=graph) as sess:
+            sess.run(tf.local_variables_initializer())
+            out = {}
+            for b, n in enumerate((4, 2, 3)):
+                feed = {
+                    rows: BATCHES["values"][b, : 3 * n].reshape(n, 3),
+                    ids: BATCHES["ids"][b, :n],
+                }
+                updates = sess.run({k: u for k, (_, u) in metrics.items()}, feed)
+                values = sess.run({k: v for k, (v, _) in metrics.items()})
+                for k in metrics:
+                    out[f"update/{k}/{b}"] = np.asarray(updates[k])
+                    out[f"value/{k}/{b}"] = values[k]
+            out["local_variables"] = np.array(sorted(v.op.name for v in tf.local_variables()))
+    return out

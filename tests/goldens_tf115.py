@@ -5,10 +5,25 @@ are held to them."""
 import os
 
 import numpy as np
-from conftest import ROOT
+from conftest import ROOT, run_cli
+
+PROGRAM = """\
+import sys
+import numpy as np
+import tensorflow as tf
+sys.path.insert(0, {tests!r})
+import {cases} as cases
+import tensorflow.contrib.{module} as module
+arrays = {{}}
+for name in sys.argv[2].split(","):
+    arrays.update({{name + "|" + k: v for k, v in cases.CASES[name](module, tf.compat.v1).items()}})
+print("variables =", type(tf.compat.v1.get_variable("probe", [1])).__name__)
+np.savez(sys.argv[1], **arrays)
+"""
 
 
 def load(filename: str) -> dict:
+    """A golden file (a name in tests/goldens, or a path) as {key: array}."""
     with np.load(os.path.join(ROOT, "tests", "goldens", filename)) as f:
         return {k: f[k] for k in f.files}
 
@@ -31,3 +46,16 @@ def assert_matches(arrays: dict, want: dict, tolerance=lambda key: (1e-5, 1e-6))
         else:
             rtol, atol = tolerance(key)
             np.testing.assert_allclose(arrays[key], expected, rtol=rtol, atol=atol, err_msg=key)
+
+
+def run_on_reference_variables(cases: str, module: str, names, tmp_path) -> dict:
+    """``names`` of the cases module ``cases`` on ``tensorflow.contrib.<module>``,
+    run by ``python -m tf1_train.compat --v1_variables`` (TF 1.x's reference
+    variables), as the golden file holds them."""
+    program = PROGRAM.format(tests=os.path.join(ROOT, "tests"), cases=cases, module=module)
+    (tmp_path / "prog.py").write_text(program)
+    argv = ["--v1_variables", "prog.py", str(tmp_path / "ref.npz"), ",".join(names)]
+    out = run_cli(argv, module="tf1_train.compat", cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "2"})
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "variables = RefVariable" in out.stdout
+    return load(str(tmp_path / "ref.npz"))

@@ -37,6 +37,17 @@ def test_case_computes_what_tf_1_15_5_computed(installed, golden, name):
     goldens_tf115.assert_matches(arrays, goldens_tf115.of_case(golden, name))
 
 
+def test_on_tf1s_reference_variables_the_metrics_compute_tf_1_15_5s_numbers(golden, tmp_path):
+    """``--v1_variables``: the metrics' local variables are TF 1.x's reference
+    variables (streaming_concat's array changes shape on them too)."""
+    names = sorted(cases.CASES)
+    got = goldens_tf115.run_on_reference_variables("contrib_metrics_cases", "metrics", names,
+                                                   tmp_path)  # fmt: skip
+    for name in names:
+        want = goldens_tf115.of_case(golden, name)
+        goldens_tf115.assert_matches(goldens_tf115.of_case(got, name), want)
+
+
 def test_the_streaming_order_is_predictions_first_unlike_tf_metrics(installed):
     """The porting trap the kept names guard: tf.compat.v1.metrics.auc takes
     (labels, predictions); the renamed call with TF1's positional order
@@ -72,6 +83,6 @@ def test_kept_names_are_served_and_the_others_say_what_replaced_them(installed):
     for name in _contrib_metrics.KEPT:
         assert callable(getattr(m, name)), name
         assert _contrib.kept("metrics", name)
-    with pytest.raises(AttributeError, match="streaming_concat was removed with tf.contrib"):
-        m.streaming_concat  # noqa: B018
+    with pytest.raises(AttributeError, match="streaming_dynamic_auc was removed with tf.contrib"):
+        m.streaming_dynamic_auc  # noqa: B018
     assert not _contrib.kept("metrics", "cohen_kappa")

@@ -8,14 +8,11 @@ TF 1.15 evaluated SciPy's points by feeding them to the variables, which
 TensorFlow 2's resource variables ignore; the tests below show both.
 """
 
-import os
-
 import contrib_opt_cases as cases
 import goldens_tf115
 import numpy as np
 import pytest
 import tensorflow as tf
-from conftest import ROOT, run_cli
 
 v1 = tf.compat.v1
 
@@ -168,35 +165,14 @@ def _keras_adamw_step(start, weight_decay, learning_rate):
     return eval(out.stdout.strip().splitlines()[-1])
 
 
-REF_PROGRAM = """\
-import sys
-import numpy as np
-import tensorflow as tf
-sys.path.insert(0, {tests!r})
-import contrib_opt_cases as cases
-import goldens_tf115
-from tensorflow.contrib import opt
-arrays = {{}}
-for name in sys.argv[2].split(","):
-    arrays.update({{name + "|" + k: v for k, v in cases.CASES[name](opt, tf.compat.v1).items()}})
-print("variables =", type(tf.compat.v1.get_variable("probe", [1])).__name__)
-np.savez(sys.argv[1], **arrays)
-"""
-
-
 def test_on_tf1s_reference_variables_the_optimizers_compute_tf_1_15_5s_numbers(golden, tmp_path):
     """``--v1_variables``: TF 1.15's own reference-variable paths (sparse
     AddSign and PowerSign, LARS's momentum fallback, ...), as TF 1.15.5 ran them."""
     import contrib_opt_more_cases as more
 
     names = sorted(n for n in cases.CASES if cases.CASES[n].__module__ == more.__name__)
-    (tmp_path / "prog.py").write_text(REF_PROGRAM.format(tests=os.path.join(ROOT, "tests")))
-    argv = ["--v1_variables", "prog.py", str(tmp_path / "ref.npz"), ",".join(names)]
-    out = run_cli(argv, module="tf1_train.compat", cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "2"})
-    assert out.returncode == 0, out.stderr[-3000:]
-    assert "variables = RefVariable" in out.stdout
-    with np.load(tmp_path / "ref.npz") as f:
-        got = {k: f[k] for k in f.files}
+    got = goldens_tf115.run_on_reference_variables("contrib_opt_cases", "opt", names, tmp_path)
+    assert sorted(got) == sorted(k for k in golden if k.split("|")[0] in names)
     for name in names:
         want = goldens_tf115.of_case(golden, name)
         goldens_tf115.assert_matches(goldens_tf115.of_case(got, name), want)

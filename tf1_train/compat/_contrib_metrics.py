@@ -12,7 +12,8 @@ ranked by the predictions' values); the names here keep TF 1.15's order
 ``streaming_pearson_correlation`` were contrib's own (a running co-moment,
 Chan et al.'s parallel update), written here the same way; ``count``, the
 false positive/negative rates, ``streaming_recall_at_k`` (in-top-k ids),
-``accuracy`` (no variables), ``aggregate_metrics``/``aggregate_metric_map``,
+``accuracy`` (no variables), ``f1_score`` (labels first: it was written after
+``tf.metrics``), ``streaming_concat``, ``aggregate_metrics``/``aggregate_metric_map``,
 ``confusion_matrix`` and the ``set_*`` ops as well. The other names raise one
 line (``GONE``).
 """
@@ -274,6 +275,77 @@ def confusion_matrix(labels, predictions, num_classes=None, dtype=tf.int32, name
     return tf.math.confusion_matrix(labels, predictions, num_classes, weights, dtype, name)
 
 
+def f1_score(labels, predictions, weights=None, num_thresholds=200, metrics_collections=None,
+             updates_collections=None, name=None):  # fmt: skip
+    """The best F1 score over ``num_thresholds`` thresholds of the predictions
+    (in [0, 1]); labels first here, as in tf.metrics."""
+    with v1.variable_scope(name, "f1", (labels, predictions, weights)):
+        predictions, labels, weights = metrics_impl._remove_squeezable_dimensions(
+            predictions=predictions, labels=labels, weights=weights
+        )
+        epsilon = 1e-7
+        inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+        thresholds = [0.0 - epsilon] + inner + [1.0 + epsilon]
+        values, updates = metrics_impl._confusion_matrix_at_thresholds(
+            labels, predictions, thresholds, weights, includes=("tp", "fp", "fn")
+        )
+
+        def best_f1(counts, suffix):
+            tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]
+            precision = tf.math.divide(tp, epsilon + tp + fp, name="precision_" + suffix)
+            recall = tf.math.divide(tp, epsilon + tp + fn, name="recall_" + suffix)
+            return tf.reduce_max(2.0 * precision * recall / (precision + recall + epsilon))
+
+        def across_replicas(_, counts):
+            value = best_f1(counts, "value")
+            _add(metrics_collections, value)
+            return value
+
+        value = tf.distribute.get_replica_context().merge_call(across_replicas, args=(values,))
+        update = best_f1(updates, "update")
+        _add(updates_collections, update)
+        return value, update
+
+
+def streaming_concat(values, axis=0, max_size=None, metrics_collections=None,
+                     updates_collections=None, name=None):  # fmt: skip
+    """Every batch's ``values`` so far, concatenated along ``axis`` (the
+    first ``max_size`` only, if given). TF 1.15 grew a preallocated array in
+    place (reference variables); here the array variable holds the rows kept."""
+    with v1.variable_scope(name, "streaming_concat", (values,)):
+        shape = values.get_shape()
+        if shape.dims is None:
+            raise ValueError("`values` must have known statically known rank")
+        ndim = len(shape)
+        axis = axis + ndim if axis < 0 else axis
+        if not 0 <= axis < ndim:
+            raise ValueError(f"axis = {axis!r} not in [0, {ndim!r})")
+        fixed = [d for n, d in enumerate(shape.as_list()) if n != axis]
+        if any(d is None for d in fixed):
+            raise ValueError(
+                "all dimensions of `values` other than the dimension to concatenate along "
+                "must have statically known size"
+            )
+        start = [0 if max_size is None else max_size] + fixed
+        array = metrics_impl.metric_variable(
+            start, values.dtype, validate_shape=False, name="array"
+        )
+        size = metrics_impl.metric_variable([], tf.int32, name="size")
+        kept = array[:size]
+        kept.set_shape([None] + fixed)
+        back = [0 if n == axis else n + 1 if n < axis else n for n in range(ndim)]
+        value = tf.transpose(kept, back, name="concat")
+        arriving = tf.shape(values)[axis]
+        batch = arriving if max_size is None else tf.minimum(arriving, max_size - size)
+        front = [axis] + [n for n in range(ndim) if n != axis]
+        appended = tf.concat([kept, tf.transpose(values, front)[:batch]], 0)
+        with tf.control_dependencies([v1.assign(array, appended, validate_shape=False)]):
+            update = size.assign(size + batch)
+        _add(metrics_collections, value)
+        _add(updates_collections, update)
+        return value, update
+
+
 set_size, set_intersection = tf.sets.size, tf.sets.intersection
 set_difference, set_union = tf.sets.difference, tf.sets.union
 
@@ -282,13 +354,13 @@ KEPT = tuple(sorted(set(_SAME_AS_CORE) | {
     "streaming_false_negative_rate", "streaming_recall_at_k", "streaming_covariance",
     "streaming_pearson_correlation", "count", "accuracy", "aggregate_metrics",
     "aggregate_metric_map", "confusion_matrix", "set_size", "set_intersection",
-    "set_difference", "set_union",
+    "set_difference", "set_union", "f1_score", "streaming_concat",
 }))  # fmt: skip
 GONE = (
     "its streaming_* metrics that were tf.compat.v1.metrics' own (predictions first: TF 1.15's "
     "order), covariance, Pearson correlation, count, accuracy, the aggregators, "
-    "confusion_matrix and the set ops are kept; for the others (streaming_concat, "
-    "streaming_dynamic_auc, cohen_kappa, f1_score, the *_at_thresholds counts, ...): "
+    "confusion_matrix, the set ops, f1_score and streaming_concat are kept; for the others "
+    "(streaming_dynamic_auc, cohen_kappa, the *_at_thresholds counts, ...): "
     "tf.compat.v1.metrics or tf.keras.metrics"
 )
 

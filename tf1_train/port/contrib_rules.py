@@ -78,7 +78,8 @@ _rule(
     "tf1_train.compat.install() at the top of the program brings back tf.contrib.metrics' "
     "streaming metrics that were tf.metrics' own, with TF 1.15's argument order "
     "(predictions first), streaming_covariance, streaming_pearson_correlation, count, "
-    "accuracy, the aggregators, confusion_matrix and the set ops; in TF2: "
+    "accuracy, f1_score, streaming_concat, the aggregators, confusion_matrix and the set "
+    "ops; in TF2: "
     "tf.compat.v1.metrics.X(labels, predictions, ...) with the two swapped (keeping the "
     "positional order computes another number without an error), tf.keras.metrics for "
     "the Keras route, tf.math.confusion_matrix, tf.sets",
