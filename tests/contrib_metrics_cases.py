@@ -84,6 +84,22 @@ def binary_classification(m, tf):
 
 
 @case
+def at_thresholds(m, tf):
+    def build(x):
+        p, y, w, t = x["probs"], x["binary"], x["weights"], [0.2, 0.5, 0.8]
+        return {
+            "tp": m.streaming_true_positives_at_thresholds(p, y, t),
+            "fn": m.streaming_false_negatives_at_thresholds(p, y, t, w),
+            "fp": m.streaming_false_positives_at_thresholds(p, y, t),
+            "tn": m.streaming_true_negatives_at_thresholds(p, y, t, w),
+            "fpr": m.streaming_false_positive_rate_at_thresholds(p, y, t),
+            "fnr": m.streaming_false_negative_rate_at_thresholds(p, y, t, w),
+        }
+
+    return _stream(tf, build)
+
+
+@case
 def regression(m, tf):
     def build(x):
         v, w = x["values"], x["weights"]

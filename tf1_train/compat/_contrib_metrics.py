@@ -12,10 +12,11 @@ ranked by the predictions' values); the names here keep TF 1.15's order
 ``streaming_pearson_correlation`` were contrib's own (a running co-moment,
 Chan et al.'s parallel update), written here the same way; ``count``, the
 false positive/negative rates, ``streaming_recall_at_k`` (in-top-k ids),
-``accuracy`` (no variables), ``f1_score`` (labels first: it was written after
-``tf.metrics``), ``streaming_concat``, ``aggregate_metrics``/``aggregate_metric_map``,
-``confusion_matrix`` and the ``set_*`` ops as well. The other names raise one
-line (``GONE``).
+``accuracy`` (no variables), ``streaming_concat``,
+``aggregate_metrics``/``aggregate_metric_map``, ``confusion_matrix`` and the
+``set_*`` ops as well; the metrics over thresholds (the confusion counts and
+rates, ``f1_score``) are in _contrib_metrics_thresholds.py. The other names
+raise one line (``GONE``).
 """
 
 from __future__ import annotations
@@ -92,6 +93,13 @@ def _add(collections, value):
         v1.add_to_collections(collections, value)
 
 
+def _reported(value, update, metrics_collections, updates_collections):
+    """(value, update), each added to its collections."""
+    _add(metrics_collections, value)
+    _add(updates_collections, update)
+    return value, update
+
+
 def streaming_sparse_average_precision_at_top_k(top_k_predictions, labels, weights=None,
                                                 metrics_collections=None,
                                                 updates_collections=None, name=None):  # fmt: skip
@@ -123,9 +131,7 @@ def _rate(kind: str):
 
             value = ratio(false, true, "value")
             update = ratio(false_update, true_update, "update_op")
-            _add(metrics_collections, value)
-            _add(updates_collections, update)
-            return value, update
+            return _reported(value, update, metrics_collections, updates_collections)
 
     rate.__name__ = rate.__qualname__ = f"streaming_false_{kind}_rate"
     return rate
@@ -187,9 +193,7 @@ def streaming_covariance(predictions, labels, weights=None, metrics_collections=
         value = covariance("covariance")
         with tf.control_dependencies([update_comoment]):
             update = covariance("update_op")
-    _add(metrics_collections, value)
-    _add(updates_collections, update)
-    return value, update
+    return _reported(value, update, metrics_collections, updates_collections)
 
 
 def streaming_pearson_correlation(predictions, labels, weights=None, metrics_collections=None,
@@ -212,9 +216,7 @@ def streaming_pearson_correlation(predictions, labels, weights=None, metrics_col
         update = tf.truediv(
             cov_up, tf.multiply(tf.sqrt(var_p_up), tf.sqrt(var_l_up)), name="update_op"
         )
-    _add(metrics_collections, value)
-    _add(updates_collections, update)
-    return value, update
+    return _reported(value, update, metrics_collections, updates_collections)
 
 
 def count(values, weights=None, metrics_collections=None, updates_collections=None, name=None):
@@ -275,38 +277,6 @@ def confusion_matrix(labels, predictions, num_classes=None, dtype=tf.int32, name
     return tf.math.confusion_matrix(labels, predictions, num_classes, weights, dtype, name)
 
 
-def f1_score(labels, predictions, weights=None, num_thresholds=200, metrics_collections=None,
-             updates_collections=None, name=None):  # fmt: skip
-    """The best F1 score over ``num_thresholds`` thresholds of the predictions
-    (in [0, 1]); labels first here, as in tf.metrics."""
-    with v1.variable_scope(name, "f1", (labels, predictions, weights)):
-        predictions, labels, weights = metrics_impl._remove_squeezable_dimensions(
-            predictions=predictions, labels=labels, weights=weights
-        )
-        epsilon = 1e-7
-        inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
-        thresholds = [0.0 - epsilon] + inner + [1.0 + epsilon]
-        values, updates = metrics_impl._confusion_matrix_at_thresholds(
-            labels, predictions, thresholds, weights, includes=("tp", "fp", "fn")
-        )
-
-        def best_f1(counts, suffix):
-            tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]
-            precision = tf.math.divide(tp, epsilon + tp + fp, name="precision_" + suffix)
-            recall = tf.math.divide(tp, epsilon + tp + fn, name="recall_" + suffix)
-            return tf.reduce_max(2.0 * precision * recall / (precision + recall + epsilon))
-
-        def across_replicas(_, counts):
-            value = best_f1(counts, "value")
-            _add(metrics_collections, value)
-            return value
-
-        value = tf.distribute.get_replica_context().merge_call(across_replicas, args=(values,))
-        update = best_f1(updates, "update")
-        _add(updates_collections, update)
-        return value, update
-
-
 def streaming_concat(values, axis=0, max_size=None, metrics_collections=None,
                      updates_collections=None, name=None):  # fmt: skip
     """Every batch's ``values`` so far, concatenated along ``axis`` (the
@@ -341,9 +311,7 @@ def streaming_concat(values, axis=0, max_size=None, metrics_collections=None,
         appended = tf.concat([kept, tf.transpose(values, front)[:batch]], 0)
         with tf.control_dependencies([v1.assign(array, appended, validate_shape=False)]):
             update = size.assign(size + batch)
-        _add(metrics_collections, value)
-        _add(updates_collections, update)
-        return value, update
+        return _reported(value, update, metrics_collections, updates_collections)
 
 
 set_size, set_intersection = tf.sets.size, tf.sets.intersection
@@ -355,16 +323,24 @@ KEPT = tuple(sorted(set(_SAME_AS_CORE) | {
     "streaming_pearson_correlation", "count", "accuracy", "aggregate_metrics",
     "aggregate_metric_map", "confusion_matrix", "set_size", "set_intersection",
     "set_difference", "set_union", "f1_score", "streaming_concat",
+    "streaming_true_positives_at_thresholds", "streaming_false_negatives_at_thresholds",
+    "streaming_true_negatives_at_thresholds", "streaming_false_positives_at_thresholds",
+    "streaming_false_positive_rate_at_thresholds", "streaming_false_negative_rate_at_thresholds",
 }))  # fmt: skip
 GONE = (
     "its streaming_* metrics that were tf.compat.v1.metrics' own (predictions first: TF 1.15's "
     "order), covariance, Pearson correlation, count, accuracy, the aggregators, "
-    "confusion_matrix, the set ops, f1_score and streaming_concat are kept; for the others "
-    "(streaming_dynamic_auc, cohen_kappa, the *_at_thresholds counts, ...): "
+    "confusion_matrix, the set ops, f1_score, streaming_concat and the *_at_thresholds "
+    "counts and rates are kept; for the others (streaming_dynamic_auc, cohen_kappa, "
+    "precision_recall_at_equal_thresholds, ...): "
     "tf.compat.v1.metrics or tf.keras.metrics"
 )
 
 
 def resolve(name: str):
     """``tf.contrib.metrics.<name>`` for a name of KEPT."""
-    return _same_as_core(name) if name in _SAME_AS_CORE else globals()[name]
+    from tf1_train.compat import _contrib_metrics_thresholds as thresholds
+
+    if name in _SAME_AS_CORE:
+        return _same_as_core(name)
+    return getattr(thresholds, name, None) or globals()[name]
