@@ -193,7 +193,7 @@ _KEPT = {
     "signal": (SIGNAL_KEPT, _signal),
     "nn": (_contrib_nn.KEPT, _contrib_nn.resolve),
     "opt": (OPT_KEPT, lambda name: _private_compat("_contrib_opt").resolve(name)),
-    "metrics": (_contrib_metrics.KEPT, lambda name: _contrib_metrics.resolve(name)),
+    "metrics": (_contrib_metrics.KEPT, _contrib_metrics.resolve),
 }
 
 

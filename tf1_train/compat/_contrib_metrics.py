@@ -21,6 +21,7 @@ raise one line (``GONE``).
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Callable, Dict, Tuple
 
@@ -65,8 +66,10 @@ _SAME_AS_CORE: Dict[str, Tuple[str, tuple, dict]] = {
 }  # fmt: skip
 
 
+@functools.cache
 def _same_as_core(name: str) -> Callable:
-    """TF 1.15's function ``name``: its parameters, passed by keyword to core's."""
+    """TF 1.15's function ``name``: its parameters, passed by keyword to core's
+    (built once: each lookup gives the same function)."""
     core, params, defaults = _SAME_AS_CORE[name]
     # the parameters before weights (or class_id) have no default
     required = min(i for i, p in enumerate(params) if p in ("weights", "class_id"))

@@ -116,7 +116,7 @@ class _WrapsSlots:
         return self._opt.get_slot_names(*args, **kwargs)
 
 
-class VariableClippingOptimizer(v1.train.Optimizer):
+class VariableClippingOptimizer(_WrapsSlots, v1.train.Optimizer):
     """``opt``'s update, then ``vars_to_clip_dims``' variables clipped to ``max_norm``."""
 
     def __init__(self, opt, vars_to_clip_dims, max_norm, use_locking=False,
@@ -130,9 +130,6 @@ class VariableClippingOptimizer(v1.train.Optimizer):
 
     def compute_gradients(self, *args, **kwargs):
         return self._opt.compute_gradients(*args, **kwargs)
-
-    get_slot = _WrapsSlots.get_slot
-    get_slot_names = _WrapsSlots.get_slot_names
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         grads_and_vars = list(grads_and_vars)
@@ -235,7 +232,7 @@ def clip_gradients_by_global_norm(gradients_variables, clip_norm=20.0):
     return list(zip(gradients, variables)), norm
 
 
-class DropStaleGradientOptimizer(v1.train.Optimizer):
+class DropStaleGradientOptimizer(_WrapsSlots, v1.train.Optimizer):
     """``opt``'s update, skipped when the global step moved on by more than
     ``staleness`` between this worker's read of it (before its gradients)
     and the update; the skips are counted in ``stale_counter``."""
@@ -243,9 +240,6 @@ class DropStaleGradientOptimizer(v1.train.Optimizer):
     def __init__(self, opt, staleness, use_locking=False, name="DropStaleGradient"):
         super().__init__(use_locking, name)
         self._opt, self._staleness = opt, staleness
-
-    get_slot = _WrapsSlots.get_slot
-    get_slot_names = _WrapsSlots.get_slot_names
 
     def compute_gradients(self, loss, *args, **kwargs):
         with v1.colocate_with(loss):
