@@ -18,6 +18,36 @@ TF = "import tensorflow as tf\n"
 
 RUNTIME = [
     (
+        "regularizer-side-effects",
+        TF + "import tf_slim as slim\n"
+        "def decay(w):\n"
+        "    loss = tf.multiply(0.004, tf.nn.l2_loss(w), name='weight_loss')\n"
+        "    tf.add_to_collection('losses', loss)\n"
+        "    return loss\n"
+        "def tracked(scale):\n"
+        "    def regularizer(w):\n"
+        "        loss = scale * tf.nn.l2_loss(w)\n"
+        "        tf.summary.scalar('decay', loss)\n"
+        "        return loss\n"
+        "    return regularizer\n"
+        "w = tf.get_variable('w', [3], regularizer=decay)  # expect: regularizer-side-effects\n"
+        "with tf.variable_scope('net', regularizer=tracked(0.1)):"
+        "  # expect: regularizer-side-effects\n"
+        "    y = slim.conv2d(x, 8, 3, weights_regularizer=lambda w: tf.losses.add_loss(w))"
+        "  # expect: regularizer-side-effects\n",
+        TF + "import tf_slim as slim\n"
+        "def decay(w):\n"
+        "    return tf.multiply(0.004, tf.nn.l2_loss(w), name='weight_loss')\n"
+        "def tracked(scale):\n"
+        "    tf.add_to_collection('scales', scale)\n"
+        "    return tf.contrib.layers.l2_regularizer(scale)\n"
+        "w = tf.get_variable('w', [3], regularizer=decay)\n"
+        "with tf.variable_scope('net', regularizer=tracked(0.1)):\n"
+        "    y = slim.conv2d(x, 8, 3, weights_regularizer=slim.l2_regularizer(0.1))\n"
+        "tf.add_to_collection('losses', tf.add_n(tf.losses.get_regularization_losses()))\n"
+        "layer = Mine(regularizer=decay_with_summary)\n",
+    ),
+    (
         "keras-initializer-seed",
         TF + "from tensorflow.keras import initializers\nimport keras\n"
         "w = tf.get_variable('w', [3, 4], initializer=tf.keras.initializers.he_normal(seed=1))"

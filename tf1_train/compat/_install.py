@@ -21,7 +21,8 @@ SciPy's moved names and module paths as the program imports SciPy
 ``tf.Variable(0, name='global_step')`` (_global_step.py), and
 ``tf.keras.layers.Wrapper`` holds ``tf.layers`` layers again (_wrapper.py), and
 a ``.meta`` TF 1.x wrote with a batch norm's gradient imports (_graph_import.py), and a
-fused batch norm's epsilon has TF 1.x's floor (_fused_epsilon.py). Nothing else
+fused batch norm's epsilon has TF 1.x's floor (_fused_epsilon.py), and
+``get_variable`` runs a regularizer once, as TF 1.x did (_regularizers.py). Nothing else
 changes, and nothing changes until a program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
 still work on 2.21 and are left alone.
@@ -59,7 +60,7 @@ def install() -> None:
     import tensorflow.compat.v1  # noqa: F401
     import tensorflow.python.layers.normalization as private_normalization
 
-    from tf1_train.compat import layers
+    from tf1_train.compat import _regularizers, layers
 
     rnn_cell = _legacy_rnn_cells()
     for name, module in _v1_apis():
@@ -79,7 +80,7 @@ def install() -> None:
     _add_estimator()
     _add_scipy_names()
     _add_legacy_wrapper()
-    _make_regularization_losses_tensors()
+    _regularizers.install(_set)  # get_variable's regularizer called once, as on TF 1.x
     _import_tf1_graphs()
     _floor_fused_batch_norm_epsilon()
     _state["installed"] = True
@@ -110,25 +111,6 @@ def _import_tf1_graphs() -> None:
         wrapped = _graph_import.importer(original)
         wrapped._tf1_train_original = original
         _set(importer, "_import_graph_def_internal", wrapped)
-
-
-def _make_regularization_losses_tensors() -> None:
-    """``get_variable(regularizer=...)`` puts the loss itself in
-    REGULARIZATION_LOSSES again, as TF 1.x did: one ``tf.Tensor``, made once
-    under ``<variable>/Regularizer/``, lifted out of any control flow
-    (``init_scope``). TensorFlow 2 puts a ``_LazyEvalTensor`` there, which
-    makes the regularizer's ops anew at each use and is not a ``tf.Tensor``:
-    it has no ``ref()``, so ``ExponentialMovingAverage.apply`` on the
-    collection raised AttributeError (TensorFlow's distributed Inception
-    trainer averages every loss, its regularization terms included)."""
-    from tensorflow.python.framework import ops
-    from tensorflow.python.ops import variable_scope
-
-    def regularization_loss(make_loss):
-        with ops.init_scope():
-            return make_loss()
-
-    _set(variable_scope, "_LazyEvalTensor", regularization_loss)
 
 
 def _add_legacy_wrapper() -> None:

@@ -72,6 +72,7 @@ INSTALL_FIXES = (
     "global-step-supervisor",
     "keras-wrapper-legacy-layer",
     "ema-regularization-losses",
+    "regularizer-side-effects",
     "import-meta-graph",
     "batch-norm-epsilon-floor",
 )

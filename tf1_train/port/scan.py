@@ -34,6 +34,7 @@ from tf1_train.port import (
     py2_rules,
     py3_rules,
     python2,
+    regularizer_rules,
     runtime_rules,
     scipy_rules,
     self_cast_rules,
@@ -209,6 +210,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     attributes = dict(program.variable_attributes)
     raw.extend(feed_rules.findings(parsed.tree, parsed.aliases.resolve, attributes))
     raw.extend(ema_rules.findings(parsed.tree, parsed.aliases.resolve))
+    raw.extend(regularizer_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(loop_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(epsilon_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(init_rules.findings(parsed.tree, parsed.aliases.resolve))
