@@ -145,6 +145,35 @@ def classes(m, tf):
 
 
 @case
+def agreement_and_top_k(m, tf):
+    """The top-k precision (predictions first) and recall (labels first),
+    Cohen's kappa on int and float weights, the cosine distance of unit rows."""
+
+    def build(x):
+        logits, ids = x["logits"], x["ids"]
+        top = tf.cast(tf.nn.top_k(logits, 3).indices, tf.int64)
+        predicted = tf.argmax(logits, 1)
+        w6 = x["weights"][:6]
+        rows = tf.nn.l2_normalize(tf.reshape(x["values"], [4, 3]), 1)
+        near = tf.nn.l2_normalize(tf.reshape(x["values"] + x["noise"], [4, 3]), 1)
+        return {
+            "precision_top_3": m.streaming_sparse_precision_at_top_k(top, ids),
+            "precision_top_3_class_2": m.streaming_sparse_precision_at_top_k(top, ids, 2),
+            "recall_top_3": m.sparse_recall_at_top_k(ids, top),
+            "recall_top_3_w": m.sparse_recall_at_top_k(ids, top, None, w6),
+            "kappa": m.cohen_kappa(ids, predicted, 5),
+            "kappa_w": m.cohen_kappa(tf.expand_dims(ids, 1), predicted, 5, w6),
+            "kappa_int_w": m.cohen_kappa(ids, predicted, 5, tf.cast(w6 * 2, tf.int64)),
+            "cosine": m.streaming_mean_cosine_distance(rows, near, 1),
+            "cosine_w": m.streaming_mean_cosine_distance(
+                rows, near, 1, tf.reshape(x["weights"][:4], [4, 1])
+            ),
+        }
+
+    return _stream(tf, build)
+
+
+@case
 def one_batch(m, tf):
     """The functions without state: accuracy, confusion_matrix, the set ops."""
     graph = tf.Graph()

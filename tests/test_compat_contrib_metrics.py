@@ -85,4 +85,4 @@ def test_kept_names_are_served_and_the_others_say_what_replaced_them(installed):
         assert _contrib.kept("metrics", name)
     with pytest.raises(AttributeError, match="streaming_dynamic_auc was removed with tf.contrib"):
         m.streaming_dynamic_auc  # noqa: B018
-    assert not _contrib.kept("metrics", "cohen_kappa")
+    assert not _contrib.kept("metrics", "auc_using_histogram")

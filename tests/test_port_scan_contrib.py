@@ -141,8 +141,9 @@ CASES = {
         "from tensorflow.contrib.metrics import streaming_mean_iou, aggregate_metric_map\n"
         "import tensorflow.contrib.metrics as tcm\n"
         "r = tcm.streaming_pearson_correlation\n"
-        "k = tf.contrib.metrics.cohen_kappa\n",  # contrib's own: not kept
-        {6},
+        "k = tf.contrib.metrics.cohen_kappa\n"
+        "h = tf.contrib.metrics.auc_using_histogram\n",  # contrib's own: not kept
+        {7},
     ),
     "package_graph_editor_staging": (  # baselines' DDPG and HER, the GPT-2 trainers
         "import tensorflow.contrib as tc\n"

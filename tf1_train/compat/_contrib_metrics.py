@@ -14,9 +14,11 @@ Chan et al.'s parallel update), written here the same way; ``count``, the
 false positive/negative rates, ``streaming_recall_at_k`` (in-top-k ids),
 ``accuracy`` (no variables), ``streaming_concat``,
 ``aggregate_metrics``/``aggregate_metric_map``, ``confusion_matrix`` and the
-``set_*`` ops as well; the metrics over thresholds (the confusion counts and
-rates, ``f1_score``) are in _contrib_metrics_thresholds.py. The other names
-raise one line (``GONE``).
+``set_*`` ops as well, and the top-k precision and recall in contrib's name
+scopes; the metrics over thresholds (the confusion counts and rates,
+``f1_score``) are in _contrib_metrics_thresholds.py, ``cohen_kappa`` and the
+cosine distance in _contrib_metrics_agreement.py. The other names raise one
+line (``GONE``).
 """
 
 from __future__ import annotations
@@ -111,6 +113,33 @@ def streaming_sparse_average_precision_at_top_k(top_k_predictions, labels, weigh
         metrics_collections=metrics_collections, updates_collections=updates_collections,
         name=name,
     )  # fmt: skip
+
+
+def streaming_sparse_precision_at_top_k(top_k_predictions, labels, class_id=None, weights=None,
+                                        metrics_collections=None, updates_collections=None,
+                                        name=None):  # fmt: skip
+    return _at_top_k("precision", labels, top_k_predictions, class_id, weights,
+                     metrics_collections, updates_collections, name)  # fmt: skip
+
+
+def sparse_recall_at_top_k(labels, top_k_predictions, class_id=None, weights=None,
+                           metrics_collections=None, updates_collections=None,
+                           name=None):  # fmt: skip
+    """Labels first, as TF 1.15 had it (its precision twin takes the predictions first)."""
+    return _at_top_k("recall", labels, top_k_predictions, class_id, weights,
+                     metrics_collections, updates_collections, name)  # fmt: skip
+
+
+def _at_top_k(kind, labels, top_k, class_id, weights, metrics_collections, updates_collections,
+              name):  # fmt: skip
+    """core's ``<kind>_at_top_k`` in the name scope contrib gave it."""
+    scope = f"{kind}_at_k" if class_id is None else f"{kind}_at_k_class{class_id}"
+    with v1.name_scope(name, scope, (top_k, labels, weights)) as name_scope:
+        return getattr(v1.metrics, f"{kind}_at_top_k")(
+            labels=labels, predictions_idx=top_k, class_id=class_id, weights=weights,
+            metrics_collections=metrics_collections, updates_collections=updates_collections,
+            name=name_scope,
+        )  # fmt: skip
 
 
 def _rate(kind: str):
@@ -329,12 +358,15 @@ KEPT = tuple(sorted(set(_SAME_AS_CORE) | {
     "streaming_true_positives_at_thresholds", "streaming_false_negatives_at_thresholds",
     "streaming_true_negatives_at_thresholds", "streaming_false_positives_at_thresholds",
     "streaming_false_positive_rate_at_thresholds", "streaming_false_negative_rate_at_thresholds",
+    "streaming_sparse_precision_at_top_k", "sparse_recall_at_top_k", "cohen_kappa",
+    "streaming_mean_cosine_distance",
 }))  # fmt: skip
 GONE = (
     "its streaming_* metrics that were tf.compat.v1.metrics' own (predictions first: TF 1.15's "
     "order), covariance, Pearson correlation, count, accuracy, the aggregators, "
-    "confusion_matrix, the set ops, f1_score, streaming_concat and the *_at_thresholds "
-    "counts and rates are kept; for the others (streaming_dynamic_auc, cohen_kappa, "
+    "confusion_matrix, the set ops, f1_score, streaming_concat, the *_at_thresholds "
+    "counts and rates, the top-k precision and recall, cohen_kappa and the cosine distance "
+    "are kept; for the others (streaming_dynamic_auc, "
     "precision_recall_at_equal_thresholds, ...): "
     "tf.compat.v1.metrics or tf.keras.metrics"
 )
@@ -342,8 +374,12 @@ GONE = (
 
 def resolve(name: str):
     """``tf.contrib.metrics.<name>`` for a name of KEPT."""
+    from tf1_train.compat import _contrib_metrics_agreement as agreement
     from tf1_train.compat import _contrib_metrics_thresholds as thresholds
 
     if name in _SAME_AS_CORE:
         return _same_as_core(name)
-    return getattr(thresholds, name, None) or globals()[name]
+    for module in (thresholds, agreement):
+        if hasattr(module, name):
+            return getattr(module, name)
+    return globals()[name]
