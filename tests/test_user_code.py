@@ -190,6 +190,26 @@ def test_a_losses_term_made_outside_the_towers_is_named(capsys):
     assert "2 term(s) of the 'losses' collection were made outside" in capsys.readouterr().out
 
 
+def test_a_regularizer_adding_to_losses_is_named_with_the_fix(capsys):
+    def decay(w):  # the CIFAR-10 tutorial's weight decay, moved into a regularizer
+        loss = tf.multiply(0.004, tf.nn.l2_loss(w), name="weight_loss")
+        v1.add_to_collection("losses", loss)
+        return loss
+
+    def model(images, is_training, num_classes):
+        flat = tf.reshape(images, [-1, 64])
+        w = v1.get_variable("w", [64, num_classes], regularizer=decay)
+        return tf.matmul(flat, w)
+
+    models.register("decay_in_regularizer_for_test", model)
+    try:
+        _build(small_config("unused", model="decay_in_regularizer_for_test", towers=2))
+    finally:
+        models._REGISTRY.pop("decay_in_regularizer_for_test")
+    out = capsys.readouterr().out
+    assert "w/Regularizer/weight_loss:0" in out and "have it return the loss only" in out
+
+
 def test_an_update_op_made_outside_the_towers_is_named(capsys):
     def update():
         count = v1.get_variable("count", [], trainable=False, initializer=v1.zeros_initializer())

@@ -262,11 +262,24 @@ def check_losses_are_claimed(towers: Sequence[Tower]) -> None:
     lost = [t.name for t in v1.get_collection(v1.GraphKeys.LOSSES) if t.name not in claimed]
     if lost:
         print(
-            f"warning: {len(lost)} term(s) of the 'losses' collection were made outside the "
-            f"model function ({', '.join(lost[:3])}{', ...' if len(lost) > 3 else ''}): "
-            "they are in no tower's loss",
+            f"warning: {len(lost)} term(s) of the 'losses' collection were made outside every "
+            f"tower's name scope ({', '.join(lost[:3])}{', ...' if len(lost) > 3 else ''}): "
+            f"they are in no tower's loss{_by_a_regularizer(lost)}",
             flush=True,
         )
+
+
+def _by_a_regularizer(lost) -> str:
+    """Why a get_variable regularizer's own additions to 'losses' are lost,
+    and more of them than TF 1.x made (tf1_train.compat._regularizers)."""
+    if not any("/Regularizer/" in name for name in lost):
+        return ""
+    return (
+        "; a regularizer= function that adds its loss to 'losses' runs under "
+        "<variable>/Regularizer/, and TensorFlow 2 runs it again at each use of "
+        "REGULARIZATION_LOSSES: have it return the loss only (every tower's loss "
+        "includes the REGULARIZATION_LOSSES terms)"
+    )
 
 
 def check_updates_are_claimed(towers: Sequence[Tower]) -> None:
