@@ -8,13 +8,13 @@ scope only to see whether it returns None, and puts a ``_LazyEvalTensor`` in
 the collection, which calls it again at each use. The loss's number is the
 same; what a regularizer does besides returning it is not. One that adds its
 loss to a collection (``tf.add_to_collection('losses', ...)``, polyaxon's
-tracked regularizers) or writes a summary does so two or more times: a sum of
-``'losses'`` counts the weight decay 1.5 to 2 times (measured against TF
-1.15.5: 0.09 where TF 1.15.5 gives 0.06), and TensorBoard gets ``decay``,
-``.../decay`` and ``.../decay_1``. The collection's item also is not a
-``tf.Tensor`` (no ``ref()``: ``ExponentialMovingAverage.apply`` over the
-collection raised AttributeError in TensorFlow's distributed Inception
-trainer).
+tracked regularizers) or writes a summary does so two or more times:
+``'losses'`` holds the term twice where TF 1.15.5 held it once (a total of
+``'losses'`` and REGULARIZATION_LOSSES: 0.09 where TF 1.15.5 gives 0.06), and
+TensorBoard gets ``decay``, ``.../decay`` and ``.../decay_1``. The
+collection's item also is not a ``tf.Tensor`` (no ``ref()``:
+``ExponentialMovingAverage.apply`` over the collection raised AttributeError
+in TensorFlow's distributed Inception trainer).
 """
 
 import functools

@@ -5,10 +5,10 @@ TF 1.x called ``get_variable``'s regularizer once, under
 scope to test its result for None, and again at each use of the lazy item it
 puts in REGULARIZATION_LOSSES. The loss is the same; what the function does
 besides is repeated: a regularizer that also adds its loss to a collection
-(``tf.add_to_collection('losses', ...)``, ``tf.losses.add_loss``) has a sum
-of that collection count the weight decay 1.5-2 times (0.09 where TensorFlow
-1.15.5 gives 0.06, tests/test_compat_regularization_losses.py), and one that
-writes a summary gives TensorBoard two or three tags for one.
+(``tf.add_to_collection('losses', ...)``, ``tf.losses.add_loss``) puts its
+term there twice (a total of that collection and REGULARIZATION_LOSSES: 0.09
+where TensorFlow 1.15.5 gives 0.06, tests/test_compat_regularization_losses.py),
+and one that writes a summary gives TensorBoard two or three tags for one.
 
 Found: a ``regularizer=`` (``weights_regularizer=``, ``biases_regularizer=``:
 tf-slim's layers and ``arg_scope``, which reach ``get_variable``) given to a
