@@ -13,8 +13,8 @@ variables:
     /tmp/tf115-venv/bin/pip install tensorflow==1.15.5 'numpy<1.19' 'protobuf<3.21' scipy==1.2.3
     /tmp/tf115-venv/bin/python scripts/make_contrib_opt_goldens.py
 
-The file holds ``<case>|<array>`` for each case's arrays, ``version`` and
-``scipy`` (the SciPy those ran on).
+The file holds ``<case>|<array>`` for each case's arrays, ``version``,
+``scipy`` (the SciPy those ran on) and ``names`` (the module's public names).
 """
 
 import os
@@ -40,6 +40,7 @@ def main():
         (contrib_metrics_cases, tf.contrib.metrics, "contrib_metrics_tf115.npz"),
     ]:
         arrays = {"version": np.array(tf.__version__), "scipy": np.array(scipy.__version__)}
+        arrays["names"] = np.array(sorted(n for n in dir(module) if not n.startswith("_")))
         for name, fn in cases.CASES.items():
             arrays.update({f"{name}|{k}": v for k, v in fn(module, tf).items()})
         path = os.path.join(GOLDENS, golden)

@@ -33,8 +33,9 @@ BATCHES = {
 }
 
 
-def _stream(tf, build):
-    """``build(inputs) -> {name: (value, update_op)}``, over the three batches."""
+def _stream(tf, build, update_outputs=True):
+    """``build(inputs) -> {name: (value, update_op)}``, over the three batches
+    (without ``update_outputs``, the values only: the update ops are groups)."""
     graph = tf.Graph()
     with graph.as_default():
         inputs = {k: tf.placeholder(tf.as_dtype(v.dtype), v.shape[1:]) for k, v in BATCHES.items()}
@@ -45,9 +46,12 @@ def _stream(tf, build):
             for b in range(3):
                 feed = {inputs[k]: v[b] for k, v in BATCHES.items()}
                 updates = sess.run({k: u for k, (_, u) in metrics.items()}, feed)
-                values = sess.run({k: v for k, (v, _) in metrics.items()})
+                # fed: streaming_dynamic_auc's and auc_with_confidence_intervals'
+                # values read the batch's labels (checks, validity), as in TF 1.15
+                values = sess.run({k: v for k, (v, _) in metrics.items()}, feed)
                 for k in metrics:
-                    out.setdefault("update/" + k, []).append(updates[k])
+                    if update_outputs:
+                        out.setdefault("update/" + k, []).append(updates[k])
                     out.setdefault("value/" + k, []).append(values[k])
             names = sorted(v.op.name for v in tf.local_variables())
     arrays = {k: np.array(v) for k, v in out.items()}
@@ -171,6 +175,48 @@ def agreement_and_top_k(m, tf):
         }
 
     return _stream(tf, build)
+
+
+@case
+def read_off_curves(m, tf):
+    """The recall at a precision (closest, strict, nowhere reached) and the
+    precision at a recall (labels first, as tf.metrics)."""
+
+    def build(x):
+        p, y, w = x["probs"], x["binary"], x["weights"]
+        return {
+            "recall_at_p": m.recall_at_precision(y, p, 0.6),
+            "recall_at_p_strict_w": m.recall_at_precision(y, p, 0.7, w, 50, None, None, None, True),
+            "recall_at_p_unreached": m.recall_at_precision(y, p, 1.0, strict_mode=True),
+            "precision_at_r": m.precision_at_recall(y, p, 0.5),
+            "precision_at_r_w": m.precision_at_recall(y, p, 0.8, w, 30),
+        }
+
+    return _stream(tf, build)
+
+
+@case
+def curves_and_auc(m, tf):
+    """Curve points, PR data at equal thresholds, and the AUCs that keep
+    every prediction (ties too) or histograms of them: their values."""
+
+    def build(x):
+        p, y, w = x["probs"], x["binary"], x["weights"]
+        tied = tf.round(p * 4.0) / 4.0
+        return {
+            "roc_points": m.streaming_curve_points(y, p, None, 5),
+            "pr_points_w": m.streaming_curve_points(y, p, w, 7, None, None, "PR"),
+            "pr_data": m.precision_recall_at_equal_thresholds(y, p, None, 11),
+            "pr_data_w": m.precision_recall_at_equal_thresholds(y, tied, w),
+            "dynamic_roc": m.streaming_dynamic_auc(y, tied),
+            "dynamic_pr_w": m.streaming_dynamic_auc(y, p, "PR", weights=w),
+            "auc_ci": m.auc_with_confidence_intervals(y, p),
+            "auc_ci_w_linear": m.auc_with_confidence_intervals(y, tied, w, 0.9, False),
+            "auc_histogram": m.auc_using_histogram(y, p, [0.0, 1.0], 10),
+            "auc_histogram_clipped": m.auc_using_histogram(y, x["values"], [-1.0, 1.0], 8),
+        }
+
+    return _stream(tf, build, update_outputs=False)
 
 
 @case

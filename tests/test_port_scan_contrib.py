@@ -142,8 +142,10 @@ CASES = {
         "import tensorflow.contrib.metrics as tcm\n"
         "r = tcm.streaming_pearson_correlation\n"
         "k = tf.contrib.metrics.cohen_kappa\n"
-        "h = tf.contrib.metrics.auc_using_histogram\n",  # contrib's own: not kept
-        {7},
+        "h = tf.contrib.metrics.auc_using_histogram\n"
+        "d = tcm.streaming_dynamic_auc\n"
+        "x = tf.contrib.metrics.streaming_roc_auc\n",  # not a name of TF 1.15's module
+        {9},
     ),
     "package_graph_editor_staging": (  # baselines' DDPG and HER, the GPT-2 trainers
         "import tensorflow.contrib as tc\n"

@@ -17,8 +17,13 @@ false positive/negative rates, ``streaming_recall_at_k`` (in-top-k ids),
 ``set_*`` ops as well, and the top-k precision and recall in contrib's name
 scopes; the metrics over thresholds (the confusion counts and rates,
 ``f1_score``) are in _contrib_metrics_thresholds.py, ``cohen_kappa`` and the
-cosine distance in _contrib_metrics_agreement.py. The other names raise one
-line (``GONE``).
+cosine distance in _contrib_metrics_agreement.py, the curves and what is read
+off them (``streaming_curve_points``, ``precision_recall_at_equal_thresholds``,
+``recall_at_precision``, ``precision_at_recall``) in
+_contrib_metrics_curves.py, and the AUCs that do not bin predictions at fixed
+thresholds (``streaming_dynamic_auc``, ``auc_with_confidence_intervals``,
+``auc_using_histogram``) in _contrib_metrics_auc.py: every name of TF 1.15's
+module.
 """
 
 from __future__ import annotations
@@ -359,27 +364,23 @@ KEPT = tuple(sorted(set(_SAME_AS_CORE) | {
     "streaming_true_negatives_at_thresholds", "streaming_false_positives_at_thresholds",
     "streaming_false_positive_rate_at_thresholds", "streaming_false_negative_rate_at_thresholds",
     "streaming_sparse_precision_at_top_k", "sparse_recall_at_top_k", "cohen_kappa",
-    "streaming_mean_cosine_distance",
+    "streaming_mean_cosine_distance", "streaming_curve_points",
+    "precision_recall_at_equal_thresholds", "recall_at_precision", "precision_at_recall",
+    "streaming_dynamic_auc", "auc_with_confidence_intervals", "auc_using_histogram",
 }))  # fmt: skip
-GONE = (
-    "its streaming_* metrics that were tf.compat.v1.metrics' own (predictions first: TF 1.15's "
-    "order), covariance, Pearson correlation, count, accuracy, the aggregators, "
-    "confusion_matrix, the set ops, f1_score, streaming_concat, the *_at_thresholds "
-    "counts and rates, the top-k precision and recall, cohen_kappa and the cosine distance "
-    "are kept; for the others (streaming_dynamic_auc, "
-    "precision_recall_at_equal_thresholds, ...): "
-    "tf.compat.v1.metrics or tf.keras.metrics"
-)
+GONE = "every name of TF 1.15's tensorflow.contrib.metrics is kept"
 
 
 def resolve(name: str):
     """``tf.contrib.metrics.<name>`` for a name of KEPT."""
     from tf1_train.compat import _contrib_metrics_agreement as agreement
+    from tf1_train.compat import _contrib_metrics_auc as auc
+    from tf1_train.compat import _contrib_metrics_curves as curves
     from tf1_train.compat import _contrib_metrics_thresholds as thresholds
 
     if name in _SAME_AS_CORE:
         return _same_as_core(name)
-    for module in (thresholds, agreement):
+    for module in (thresholds, agreement, curves, auc):
         if hasattr(module, name):
             return getattr(module, name)
     return globals()[name]

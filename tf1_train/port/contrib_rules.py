@@ -75,14 +75,13 @@ _rule(
 _rule(
     "contrib-metrics",
     BREAKS,
-    "tf1_train.compat.install() at the top of the program brings back tf.contrib.metrics' "
-    "streaming metrics that were tf.metrics' own, with TF 1.15's argument order "
-    "(predictions first), streaming_covariance, streaming_pearson_correlation, count, "
-    "accuracy, f1_score, streaming_concat, the aggregators, confusion_matrix and the set "
-    "ops; in TF2: "
+    "tf1_train.compat.install() at the top of the program brings back every name of "
+    "tf.contrib.metrics as TF 1.15 computed it, the streaming metrics that were tf.metrics' "
+    "own with TF 1.15's argument order (predictions first); in TF2: "
     "tf.compat.v1.metrics.X(labels, predictions, ...) with the two swapped (keeping the "
     "positional order computes another number without an error), tf.keras.metrics for "
-    "the Keras route, tf.math.confusion_matrix, tf.sets",
+    "the Keras route (its RecallAtPrecision and PrecisionAtRecall read other thresholds "
+    "than contrib's), tf.math.confusion_matrix, tf.sets",
     "ERROR 'cannot be converted automatically' on tf.contrib.X uses",
     ROW_METRICS,
 )
