@@ -1,7 +1,10 @@
-"""Write tests/goldens/contrib_opt_tf115.npz and contrib_metrics_tf115.npz:
+"""Write tests/goldens/contrib_opt_tf115.npz, contrib_opt_cluster_tf115.npz and
+contrib_metrics_tf115.npz:
 what the programs of tests/contrib_opt_cases.py and contrib_opt_more_cases.py
 (tf.contrib.opt's SciPy interface, Adam family, wrappers, LARS, sign
-optimizers, ...) and tests/contrib_metrics_cases.py (tf.contrib.metrics)
+optimizers, ...), tests/contrib_opt_cluster_cases.py (its elastic averaging on
+an in-process ps/worker cluster) and tests/contrib_metrics_cases.py
+(tf.contrib.metrics)
 compute on TensorFlow 1.15.5 itself, which tests/test_compat_contrib_opt.py
 and test_compat_contrib_metrics.py hold tf1_train.compat's to.
 
@@ -34,10 +37,12 @@ def main():
     sys.path.insert(0, os.path.join(ROOT, "tests"))
     import contrib_metrics_cases
     import contrib_opt_cases
+    import contrib_opt_cluster_cases
 
     for cases, module, golden in [
         (contrib_opt_cases, tf.contrib.opt, "contrib_opt_tf115.npz"),
         (contrib_metrics_cases, tf.contrib.metrics, "contrib_metrics_tf115.npz"),
+        (contrib_opt_cluster_cases, tf.contrib.opt, "contrib_opt_cluster_tf115.npz"),
     ]:
         arrays = {"version": np.array(tf.__version__), "scipy": np.array(scipy.__version__)}
         arrays["names"] = np.array(sorted(n for n in dir(module) if not n.startswith("_")))

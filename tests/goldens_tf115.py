@@ -48,14 +48,18 @@ def assert_matches(arrays: dict, want: dict, tolerance=lambda key: (1e-5, 1e-6))
             np.testing.assert_allclose(arrays[key], expected, rtol=rtol, atol=atol, err_msg=key)
 
 
-def run_on_reference_variables(cases: str, module: str, names, tmp_path) -> dict:
+def run_on_reference_variables(cases: str, module: str, names, tmp_path, v1_variables=True) -> dict:
     """``names`` of the cases module ``cases`` on ``tensorflow.contrib.<module>``,
     run by ``python -m tf1_train.compat --v1_variables`` (TF 1.x's reference
-    variables), as the golden file holds them."""
+    variables; without ``v1_variables``, TF 2's resource variables: a
+    process of their own, for cases that start servers), as the golden file
+    holds them."""
     program = PROGRAM.format(tests=os.path.join(ROOT, "tests"), cases=cases, module=module)
     (tmp_path / "prog.py").write_text(program)
-    argv = ["--v1_variables", "prog.py", str(tmp_path / "ref.npz"), ",".join(names)]
+    flags = ["--v1_variables"] if v1_variables else []
+    argv = [*flags, "prog.py", str(tmp_path / "ref.npz"), ",".join(names)]
     out = run_cli(argv, module="tf1_train.compat", cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "2"})
     assert out.returncode == 0, out.stderr[-3000:]
-    assert "variables = RefVariable" in out.stdout
+    kind = "RefVariable" if v1_variables else "ResourceVariable"
+    assert f"variables = {kind}" in out.stdout
     return load(str(tmp_path / "ref.npz"))

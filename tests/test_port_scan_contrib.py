@@ -132,9 +132,12 @@ CASES = {
         "import tensorflow.contrib.opt.python.training.powersign as ps\n"
         "power = ps.PowerSignOptimizer\n"
         "from tensorflow.contrib.opt import AdamGSOptimizer, DropStaleGradientOptimizer\n"
-        "ea = tf.contrib.opt.ElasticAverageOptimizer\n"  # a between-graph custom getter: gone
+        "ea = tf.contrib.opt.ElasticAverageOptimizer\n"  # between-graph elastic averaging
+        "from tensorflow.contrib.opt.python.training import elastic_average_optimizer as eao\n"
+        "getter = eao.ElasticAverageCustomGetter\n"
+        "ma = tf.contrib.opt.ModelAverageOptimizer\n"  # gone
         "from tensorflow.contrib.opt.python.training import shampoo\n",
-        {8, 9},
+        {11, 12},
     ),
     "metrics": (  # segmentation and regression evaluation code
         V1 + "auc = tf.contrib.metrics.streaming_auc\n"

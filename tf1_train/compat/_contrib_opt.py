@@ -47,12 +47,14 @@ def resolve(name: str):
         return globals()[name]
     from tf1_train.compat import (
         _contrib_opt_adam,
+        _contrib_opt_elastic,
         _contrib_opt_kernels,
         _contrib_opt_sign,
         _contrib_opt_wrappers,
     )
 
-    modules = (_contrib_opt_adam, _contrib_opt_kernels, _contrib_opt_sign, _contrib_opt_wrappers)
+    modules = (_contrib_opt_adam, _contrib_opt_kernels, _contrib_opt_sign, _contrib_opt_wrappers,
+               _contrib_opt_elastic)  # fmt: skip
     return next(getattr(m, name) for m in modules if hasattr(m, name))
 
 
