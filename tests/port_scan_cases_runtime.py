@@ -11,12 +11,24 @@ when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
 (tf1_train/port/freeze_rules.py), ``v += x`` on a variable
 (tf1_train/port/variable_rules.py), librosa 0.10's keyword-only arguments and
 defaults (tf1_train/port/librosa_rules.py), Keras 2's modules under Keras 3
-(tf1_train/port/keras2_rules.py); joined to tests/port_scan_cases.py's
+(tf1_train/port/keras2_rules.py), ``v.initialized_value()``
+(tf1_train/port/init_rules.py); joined to tests/port_scan_cases.py's
 CASES. Snippets are never run."""
 
 TF = "import tensorflow as tf\n"
 
 RUNTIME = [
+    (
+        "initialized-value",
+        TF + "tvs = tf.trainable_variables()\n"
+        "accum = [tf.Variable(tf.zeros_like(tv.initialized_value()), trainable=False)"
+        " for tv in tvs]  # expect: initialized-value\n"
+        "w2 = tf.Variable(w.initialized_value() * 2.0, name='w2')  # expect: initialized-value\n",
+        TF + "tvs = tf.trainable_variables()\n"
+        "accum = [tf.Variable(tf.zeros_like(tv.initial_value), trainable=False) for tv in tvs]\n"
+        "w2 = tf.Variable(w.initial_value * 2.0, name='w2')\n"
+        "value = hparams.initialized_value(name)\n",
+    ),
     (
         "keras-initializer-seed",
         TF + "from tensorflow.keras import initializers\nimport keras\n"

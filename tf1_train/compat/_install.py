@@ -22,7 +22,8 @@ SciPy's moved names and module paths as the program imports SciPy
 ``tf.keras.layers.Wrapper`` holds ``tf.layers`` layers again (_wrapper.py), and
 a ``.meta`` TF 1.x wrote with a batch norm's gradient imports (_graph_import.py), and a
 fused batch norm's epsilon has TF 1.x's floor (_fused_epsilon.py), and
-``get_variable`` runs a regularizer once, as TF 1.x did (_regularizers.py). Nothing else
+``get_variable`` runs a regularizer once, as TF 1.x did (_regularizers.py), and
+resource variables have ``initialized_value()`` again (_initialized_value.py). Nothing else
 changes, and nothing changes until a program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
 still work on 2.21 and are left alone.
@@ -60,7 +61,7 @@ def install() -> None:
     import tensorflow.compat.v1  # noqa: F401
     import tensorflow.python.layers.normalization as private_normalization
 
-    from tf1_train.compat import _regularizers, layers
+    from tf1_train.compat import _initialized_value, _regularizers, layers
 
     rnn_cell = _legacy_rnn_cells()
     for name, module in _v1_apis():
@@ -81,6 +82,7 @@ def install() -> None:
     _add_scipy_names()
     _add_legacy_wrapper()
     _regularizers.install(_set)  # get_variable's regularizer called once, as on TF 1.x
+    _initialized_value.install(_set)  # TF 1.15's Variable.initialized_value
     _import_tf1_graphs()
     _floor_fused_batch_norm_epsilon()
     _state["installed"] = True

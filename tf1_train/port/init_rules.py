@@ -15,7 +15,7 @@ holds the v1 ones). Found: a call of a Keras initializer with a ``seed=``.
 import ast
 from typing import Dict, Iterator, Tuple
 
-from tf1_train.port.rules import CHANGES, _rule
+from tf1_train.port.rules import BREAKS, CHANGES, _rule
 
 ROW = "a Keras initializer with a seed"
 KEY = "keras-initializer-seed"
@@ -45,3 +45,32 @@ def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[s
         )
         if seeded and path.startswith(ROOTS):
             yield node, KEY, ast.unparse(node.func), {}
+
+
+# ---- v.initialized_value(): TF 1.x's initial values that read another variable ----
+ROW_INITIALIZED = "`v.initialized_value()`"
+KEY_INITIALIZED = "initialized-value"
+_rule(
+    KEY_INITIALIZED,
+    BREAKS,
+    "TensorFlow 2.21's resource variables (what get_variable and tf.compat.v1.Variable make) "
+    "raise a bare NotImplementedError on initialized_value(): use v.initial_value, the same "
+    "numbers while the initializers run together (global_variables_initializer), or "
+    "tf.zeros_like(v.initial_value) for a gradient accumulator; unmodified: "
+    "tf1_train.compat.install() gives resource variables TF 1.15's method",
+    "leaves it unchanged and reports nothing",
+    ROW_INITIALIZED,
+)
+
+
+def initialized_value_findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict]]:
+    """Each ``<expression>.initialized_value()`` call (no arguments: the method)."""
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "initialized_value"
+            and not node.args
+            and not node.keywords
+        ):
+            yield node, KEY_INITIALIZED, ast.unparse(node), {}

@@ -58,6 +58,7 @@ class Program(NamedTuple):
 # What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's
 # batch_norm and moved names, np.int and np.float_ (tf.contrib's paths: scan._kept).
 INSTALL_FIXES = (
+    "initialized-value",
     "layers",
     "rnn-cell",
     "layers-batch-norm",

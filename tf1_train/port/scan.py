@@ -214,6 +214,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(loop_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(epsilon_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(init_rules.findings(parsed.tree, parsed.aliases.resolve))
+    raw.extend(init_rules.initialized_value_findings(parsed.tree))
     raw.extend(global_step_rules.findings(parsed.tree, parsed.aliases.resolve, program))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 
