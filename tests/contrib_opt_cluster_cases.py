@@ -1,4 +1,5 @@
-"""``tf.contrib.opt``'s between-graph optimizers on a real gRPC cluster, run
+"""``tf.contrib.opt``'s between-graph optimizers (elastic and model
+averaging) on a real gRPC cluster, run
 on TensorFlow 1.15.5 itself by scripts/make_contrib_opt_goldens.py (Python
 3.7: no newer syntax here) and on tf1_train.compat by
 tests/test_compat_contrib_opt_cluster.py, which holds the second to the first.
@@ -201,4 +202,61 @@ def unplaced_shared_queue(opt, tf):
                 except tf.errors.DeadlineExceededError:
                     reached = False
         out[where + "/reached"] = np.array(reached)
+    return out
+
+
+@case
+def model_average(opt, tf):
+    """Model averaging: every 2 of its steps each worker's copy is replaced
+    by the mean of both (the chief counts the global step). The workers step
+    at once, each in its thread, since they wait for each other: each
+    records its own variables after each step, the global ones at the end."""
+    spec, servers = _cluster(tf)
+    graphs, ops, sessions = [], [], []
+    for task in range(2):
+        with tf.Graph().as_default() as graph:
+            getter = opt.ModelAverageCustomGetter(worker_device=f"/job:worker/task:{task}")
+            loss, step = _model(tf, task, getter, spec)
+            with tf.device(f"/job:worker/task:{task}"):
+                # plain SGD: a slot would be a global variable on the worker, which
+                # only that worker's chief could initialize (TF 1.15 waited forever)
+                ma = opt.ModelAverageOptimizer(
+                    tf.train.GradientDescentOptimizer(0.1), 2, task == 0, getter, interval_steps=2
+                )
+                ops.append(ma.minimize(loss, global_step=step))
+            hooks = [ma.make_session_run_hook()]
+            sessions.append(
+                tf.train.MonitoredTrainingSession(
+                    master=servers[task + 1].target,
+                    is_chief=task == 0,
+                    hooks=hooks,
+                    save_checkpoint_secs=None,
+                    save_summaries_steps=None,
+                    log_step_count_steps=None,
+                )  # fmt: skip
+            )
+        graphs.append(graph)
+    out = {}
+
+    def train(task):
+        with graphs[task].as_default():
+            own = {v.op.name: v for v in tf.local_variables()}
+            for n in range(STEPS):
+                sessions[task].run(ops[task])
+                got = sessions[task].run(own)
+                out.update({f"{n}/{task}/{k}": np.asarray(v) for k, v in got.items()})
+
+    threads = [threading.Thread(target=train, args=(task,)) for task in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not any(t.is_alive() for t in threads), "a worker did not finish within 60 s"
+    with graphs[0].as_default():
+        out.update(_values(tf, sessions[0], "end/"))
+        for key in ("global", "local", "trainable"):
+            variables = getattr(tf, key + "_variables")()
+            out[f"collection/{key}"] = np.array(sorted(v.op.name for v in variables))
+    for sess in sessions:
+        sess.close()
     return out

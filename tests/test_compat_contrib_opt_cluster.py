@@ -1,9 +1,11 @@
-"""tf.contrib.opt's elastic averaging after tf1_train.compat.install(), on a
-gRPC ps/worker cluster, held to TensorFlow 1.15.5.
+"""tf.contrib.opt's elastic and model averaging after
+tf1_train.compat.install(), on a gRPC ps/worker cluster, held to TensorFlow
+1.15.5.
 
 The programs of tests/contrib_opt_cluster_cases.py (one ps and two workers
 as in-process servers on 127.0.0.1, each worker a graph and a
-MonitoredTrainingSession with the optimizer's hook, stepping in turn) must
+MonitoredTrainingSession with the optimizer's hook, stepping in turn, or at
+once where the optimizer makes them wait for each other) must
 compute what TF 1.15.5 computed (tests/goldens/contrib_opt_cluster_tf115.npz):
 every variable after each step (the workers' copies and slots, their views
 of the center, the center on the ps, the global step), the collections each
@@ -28,7 +30,9 @@ def test_the_goldens_are_tf_1_15_5s_and_every_case_has_them(golden):
     assert str(golden["version"]) == "1.15.5"
     assert goldens_tf115.case_names(golden) == sorted(cases.CASES)
     served = set(_contrib_names.OPT_KEPT)
-    assert {"ElasticAverageCustomGetter", "ElasticAverageOptimizer"} <= served
+    averaging = {"ElasticAverageCustomGetter", "ElasticAverageOptimizer",
+                 "ModelAverageCustomGetter", "ModelAverageOptimizer"}  # fmt: skip
+    assert averaging <= served
     assert served <= set(golden["names"])  # TF 1.15.5's dir() of the module
 
 

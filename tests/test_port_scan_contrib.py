@@ -135,7 +135,7 @@ CASES = {
         "ea = tf.contrib.opt.ElasticAverageOptimizer\n"  # between-graph elastic averaging
         "from tensorflow.contrib.opt.python.training import elastic_average_optimizer as eao\n"
         "getter = eao.ElasticAverageCustomGetter\n"
-        "ma = tf.contrib.opt.ModelAverageOptimizer\n"  # gone
+        "ma = tf.contrib.opt.AGNOptimizer\n"  # gone
         "from tensorflow.contrib.opt.python.training import shampoo\n",
         {11, 12},
     ),

@@ -247,8 +247,8 @@ DESCRIBED = {
     "opt": "ScipyOptimizerInterface, the Adam family (LazyAdam, Nadam, AdaMax, AdamW, "
     "MomentumW, AdamGS, LazyAdamGS), LARS, AddSign, PowerSign, RegAdagrad and the "
     "MovingAverage, VariableClipping, Multitask and DropStaleGradient wrappers and elastic "
-    "averaging (ElasticAverage's getter and optimizer) work as in TF 1.15 (sign_decay too, "
-    "by its python.training path), every other name raises",
+    "and model averaging (ElasticAverage's and ModelAverage's getters and optimizers) work "
+    "as in TF 1.15 (sign_decay too, by its python.training path), every other name raises",
     "metrics": "every name of TF 1.15's module works (TF 1.15's argument order and numbers)",
 }
 

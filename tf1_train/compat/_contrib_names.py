@@ -98,7 +98,8 @@ RNN_FROM_CORE = (
 # tf.contrib.opt's names kept: SciPy's minimizers (_contrib_opt.py), the Adam family
 # (_contrib_opt_adam.py), the wrappers (_contrib_opt_wrappers.py), the sign optimizers
 # (_contrib_opt_sign.py), those on other core kernels (_contrib_opt_kernels.py) and
-# elastic averaging for ps/worker programs (_contrib_opt_elastic.py)
+# elastic and model averaging for ps/worker programs (_contrib_opt_elastic.py,
+# _contrib_opt_model_average.py)
 OPT_SCIPY_KEPT = ("ExternalOptimizerInterface", "ScipyOptimizerInterface")
 OPT_ADAM_KEPT = ("AdaMaxOptimizer", "AdamWOptimizer", "DecoupledWeightDecayExtension",
                  "LazyAdamOptimizer", "MomentumWOptimizer", "NadamOptimizer",
@@ -110,8 +111,10 @@ OPT_SIGN_KEPT = ("AddSignOptimizer", "PowerSignOptimizer")
 OPT_KERNELS_KEPT = ("AdamGSOptimizer", "LARSOptimizer", "LazyAdamGSOptimizer",
                     "RegAdagradOptimizer")  # fmt: skip
 OPT_ELASTIC_KEPT = ("ElasticAverageCustomGetter", "ElasticAverageOptimizer")
+OPT_MODEL_AVERAGE_KEPT = ("ModelAverageCustomGetter", "ModelAverageOptimizer")
 OPT_KEPT = tuple(sorted(OPT_SCIPY_KEPT + OPT_ADAM_KEPT + OPT_WRAPPERS_KEPT + OPT_SIGN_KEPT
-                        + OPT_KERNELS_KEPT + OPT_ELASTIC_KEPT))  # fmt: skip
+                        + OPT_KERNELS_KEPT + OPT_ELASTIC_KEPT
+                        + OPT_MODEL_AVERAGE_KEPT))  # fmt: skip
 # tensorflow.contrib.opt.python.training.<module>: the kept names each module held
 # (sign_decay's functions were reachable by that path only)
 OPT_TRAINING_MODULES = {
@@ -124,6 +127,7 @@ OPT_TRAINING_MODULES = {
     "lars_optimizer": ("LARSOptimizer",),
     "lazy_adam_gs_optimizer": ("LazyAdamGSOptimizer",),
     "lazy_adam_optimizer": ("LazyAdamOptimizer",),
+    "model_average_optimizer": OPT_MODEL_AVERAGE_KEPT,
     "moving_average_optimizer": ("MovingAverageOptimizer",),
     "multitask_optimizer_wrapper": ("MultitaskOptimizerWrapper", "clip_gradients_by_global_norm"),
     "nadam_optimizer": ("NadamOptimizer",),
@@ -138,8 +142,8 @@ OPT_GONE = (
     "ScipyOptimizerInterface, ExternalOptimizerInterface, the Adam family (LazyAdam, "
     "Nadam, AdaMax, AdamW, MomentumW, AdamGS, LazyAdamGS), LARS, AddSign, PowerSign, "
     "RegAdagrad, the MovingAverage, VariableClipping, Multitask and DropStaleGradient "
-    "wrappers, clip_gradients_by_global_norm and elastic averaging (ElasticAverage's "
-    "getter and optimizer) are kept (TF 1.15's numbers); for the "
-    "others (ModelAverage, AGN, GGT, Shampoo): tf.compat.v1.train's "
+    "wrappers, clip_gradients_by_global_norm, elastic and model averaging (ElasticAverage's "
+    "and ModelAverage's getters and optimizers) are kept (TF 1.15's numbers); for the "
+    "others (AGN, GGT, Shampoo): tf.compat.v1.train's "
     "optimizers, keras.optimizers or an optimizer of your own"
 )

@@ -49,12 +49,13 @@ def resolve(name: str):
         _contrib_opt_adam,
         _contrib_opt_elastic,
         _contrib_opt_kernels,
+        _contrib_opt_model_average,
         _contrib_opt_sign,
         _contrib_opt_wrappers,
     )
 
     modules = (_contrib_opt_adam, _contrib_opt_kernels, _contrib_opt_sign, _contrib_opt_wrappers,
-               _contrib_opt_elastic)  # fmt: skip
+               _contrib_opt_elastic, _contrib_opt_model_average)  # fmt: skip
     return next(getattr(m, name) for m in modules if hasattr(m, name))
 
 
