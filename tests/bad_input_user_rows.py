@@ -46,6 +46,12 @@ USER_CODE = [
         "is_training is a Python bool here: branch with `if is_training:`",
     ),
     Bad(
+        "model reads initialized_value()",
+        [f"--model={_UM}.bad:starts_from_initialized_value"],
+        f"--model={_UM}.bad:starts_from_initialized_value: raised NotImplementedError",
+        "use v.initial_value, or " + _INSTALL,
+    ),
+    Bad(
         "model raises",
         [f"--model={_UM}.bad:raises"],
         f"--model={_UM}.bad:raises",

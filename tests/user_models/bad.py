@@ -91,3 +91,11 @@ def conds_on_is_training(images, is_training, num_classes):
     x = _flat(images)
     x = tf.cond(is_training, lambda: tf.nn.dropout(x, rate=0.5), lambda: x)
     return tf.matmul(x, tf.compat.v1.get_variable("w", [int(x.shape[-1]), num_classes]))
+
+
+def starts_from_initialized_value(images, is_training, num_classes):
+    """TF 1.x's variables guide: a variable whose initial value reads another."""
+    x = _flat(images)
+    w = tf.compat.v1.get_variable("w", [int(x.shape[-1]), num_classes])
+    w_start = tf.compat.v1.Variable(w.initialized_value(), trainable=False, name="w_start")
+    return tf.matmul(x, w) + 0.0 * tf.reduce_sum(w_start)

@@ -288,6 +288,12 @@ def describe_failure(error: Exception) -> str:
             " (is_training is a Python bool here: branch with `if is_training:`, or "
             "pass tf.constant(is_training) to tf.cond)"
         )
+    tf_frames = [f.name for f in traceback.extract_tb(error.__traceback__)]
+    if isinstance(error, NotImplementedError) and tf_frames[-1:] == ["initialized_value"]:
+        message = (  # TF 2.21's resource variables raise it bare
+            "v.initialized_value() is not on TensorFlow 2's resource variables: use "
+            "v.initial_value, or call tf1_train.compat.install() at the top of your module"
+        )
     if "not available with Keras 3" in message:  # tf.compat.v1.layers, rnn_cell
         message += (
             " (call tf1_train.compat.install() at the top of your module: docs/LEGACY_LAYERS.md)"
