@@ -12,11 +12,17 @@ variable's value once initialized, its initial value before: one draw of a
 random initializer, whichever initializer runs first).
 """
 
+import json
+import pathlib
+
 import numpy as np
 import pytest
 import tensorflow as tf
+from conftest import ROOT, run_cli
 
 v1 = tf.compat.v1
+SCRIPT = pathlib.Path(ROOT) / "tests" / "legacy_scripts" / "grad_accum_style.py"
+GOLDEN = pathlib.Path(ROOT) / "tests" / "goldens" / "grad_accum_tf115.json"
 
 
 def _accumulating_program(steps: int = 3):
@@ -63,6 +69,20 @@ def test_the_method_waits_for_nothing_and_reads_the_trained_value_later(installe
             late = v1.Variable(w.initialized_value(), name="late")
             sess.run(late.initializer)
             np.testing.assert_array_equal(sess.run(late), [5.0, 7.0])
+
+
+def test_a_gradient_accumulating_trainer_prints_what_tensorflow_1_15_5_printed():
+    """tests/legacy_scripts/grad_accum_style.py as written, through
+    ``python -m tf1_train.compat --v1``: TF 1.15.5's losses (it ran the
+    script on its reference variables, scripts/make_grad_accum_goldens.py)."""
+    out = run_cli(["--v1", str(SCRIPT)], module="tf1_train.compat",
+                  env={"TF_CPP_MIN_LOG_LEVEL": "2"})  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    got = dict(line.split(" = ", 1) for line in out.stdout.splitlines() if " = " in line)
+    golden = json.loads(GOLDEN.read_text())
+    assert golden["tensorflow"] == "1.15.5" and sorted(got) == sorted(golden["printed"])
+    for key, want in golden["printed"].items():
+        np.testing.assert_allclose(float(got[key]), float(want), rtol=1e-6, err_msg=key)
 
 
 @pytest.mark.parametrize("compat, severity", [(False, "breaks"), (True, "works")])
