@@ -19,6 +19,26 @@ TF = "import tensorflow as tf\n"
 
 RUNTIME = [
     (
+        "unplaced-shared-queue",
+        TF + "cluster = tf.train.ClusterSpec({'ps': ps_hosts, 'worker': worker_hosts})\n"
+        "def barrier(n, task):\n"
+        "    queues = [tf.FIFOQueue(n, [tf.bool], shapes=[[]], shared_name='sync_%d' % i)"
+        "  # expect: unplaced-shared-queue\n"
+        "              for i in range(n)]\n"
+        "    return queues[task].dequeue_many(n - 1)\n"
+        "acc = tf.ConditionalAccumulator(tf.float32, shared_name='acc')"
+        "  # expect: unplaced-shared-queue\n",
+        TF + "cluster = tf.train.ClusterSpec({'ps': ps_hosts, 'worker': worker_hosts})\n"
+        "def barrier(n, task):\n"
+        "    with tf.device('/job:ps/task:0'):\n"
+        "        queues = [tf.FIFOQueue(n, [tf.bool], shapes=[[]], shared_name='sync_%d' % i)\n"
+        "                  for i in range(n)]\n"
+        "    return queues[task].dequeue_many(n - 1)\n"
+        "with tf.compat.v1.colocate_with(global_step):\n"
+        "    acc = tf.ConditionalAccumulator(tf.float32, shared_name='acc')\n"
+        "local = tf.FIFOQueue(4, [tf.float32])\n",
+    ),
+    (
         "initialized-value",
         TF + "tvs = tf.trainable_variables()\n"
         "accum = [tf.Variable(tf.zeros_like(tv.initialized_value()), trainable=False)"

@@ -65,3 +65,17 @@ def test_an_unplaced_queue_was_one_for_all_workers_on_tf_1_15_5_and_is_not_on_tf
     tf115, tf2 = goldens_tf115.of_case(golden, name), goldens_tf115.of_case(got, name)
     assert tf115["unplaced/reached"] and tf115["on_ps/reached"]
     assert not tf2["unplaced/reached"] and tf2["on_ps/reached"]
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_the_scan_reports_an_unplaced_shared_queue_with_or_without_compat(tmp_path, compat):
+    """install() changes no placement: the verdict stays ``breaks``."""
+    from tf1_train.port import scan
+
+    (tmp_path / "trainer.py").write_text(
+        "import tensorflow.compat.v1 as tf\n"
+        "server = tf.train.Server(cluster, job_name='worker', task_index=task)\n"
+        "queue = tf.FIFOQueue(2, [tf.bool], shapes=[[]], shared_name='start')\n"
+    )
+    found = [f for f in scan.scan([str(tmp_path)], compat=compat).findings if f.line == 3]
+    assert [(f.rule, f.severity) for f in found] == [("unplaced-shared-queue", "breaks")]

@@ -30,6 +30,7 @@ from tf1_train.port import (
     loop_rules,
     numpy_rules,
     paths,
+    placement_rules,
     private_paths,
     py2_rules,
     py3_rules,
@@ -215,6 +216,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(epsilon_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(init_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(init_rules.initialized_value_findings(parsed.tree))
+    raw.extend(placement_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(global_step_rules.findings(parsed.tree, parsed.aliases.resolve, program))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
 

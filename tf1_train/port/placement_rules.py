@@ -1,0 +1,75 @@
+"""A queue or accumulator shared by name across workers, made without a device.
+
+TF 1.15's placer put an op without a device on the cluster's first device,
+the ps, the same for every worker, so a ``FIFOQueue(..., shared_name=...)``
+that each worker of a between-graph program built was one queue: a start
+barrier or a token queue worked. TensorFlow 2.21's placer puts it on the
+session's own task, so each worker has a queue of its own and a token never
+arrives: the barrier waits forever, without an error
+(tests/test_compat_contrib_opt_cluster.py measures both on one ps and two
+workers). ``install()`` does not change placement.
+
+Found: a queue or accumulator constructor given a ``shared_name=`` in a file
+that builds a cluster (``ClusterSpec``, ``Server``, ``replica_device_setter``),
+outside every ``with tf.device(...)`` and ``colocate_with(...)`` of its
+function or module (a device given, whichever, is the same on both).
+tests/port_scan_cases_runtime.py has the cases.
+"""
+
+import ast
+from typing import Dict, Iterator, List, Tuple
+
+from tf1_train.port.rules import BREAKS, _rule
+
+ROW = "an op a between-graph program leaves without a device"
+KEY = "unplaced-shared-queue"
+_rule(
+    KEY,
+    BREAKS,
+    "TF 1.15 placed an op without a device on the cluster's first device (the ps) for "
+    "every worker, so this queue shared by name was one queue; TensorFlow 2.21 puts it on "
+    "each worker's own task, where no other worker's token arrives (a barrier waits "
+    "forever): build it under with tf.device('/job:ps/task:0')",
+    "leaves it unchanged and reports nothing",
+    ROW,
+)
+SHARED = ("FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue", "PriorityQueue",
+          "ConditionalAccumulator", "SparseConditionalAccumulator", "Barrier")  # fmt: skip
+CLUSTER = ("ClusterSpec", "Server", "replica_device_setter")
+SCOPES = ("device", "colocate_with")
+
+
+def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
+    paths = [resolve(n) or "" for n in ast.walk(tree) if isinstance(n, (ast.Attribute, ast.Name))]
+    if not any(p.startswith("tensorflow") and p.rsplit(".", 1)[-1] in CLUSTER for p in paths):
+        return
+    for node in _outside_device_scopes(tree, resolve):
+        if not isinstance(node, ast.Call):
+            continue
+        path = resolve(node.func) or ""
+        shared = [k for k in node.keywords if k.arg == "shared_name"]
+        if path.startswith("tensorflow") and path.rsplit(".", 1)[-1] in SHARED and shared:
+            if not (isinstance(shared[0].value, ast.Constant) and shared[0].value.value is None):
+                yield node, KEY, ast.unparse(node.func), {}
+
+
+def _outside_device_scopes(tree: ast.AST, resolve) -> List[ast.AST]:
+    """Every node not inside a ``with`` whose item calls tf.device or
+    colocate_with (a device scope entered in another function is not seen)."""
+    out, todo = [], [tree]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if isinstance(node, (ast.With, ast.AsyncWith)) and any(
+            _is_scope(item.context_expr, resolve) for item in node.items
+        ):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _is_scope(expr: ast.AST, resolve) -> bool:
+    if not isinstance(expr, ast.Call):
+        return False
+    path = resolve(expr.func) or ""
+    return path.startswith("tensorflow") and path.rsplit(".", 1)[-1] in SCOPES
