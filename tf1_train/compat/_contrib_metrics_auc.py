@@ -82,6 +82,20 @@ def _binary_labels_checked(labels):
     ])  # fmt: skip
 
 
+def _flat(predictions, labels):
+    """Both as 1-D tensors: float64 predictions, int64 labels."""
+    return (tf.reshape(tf.cast(predictions, tf.float64), [-1]),
+            tf.reshape(tf.cast(labels, tf.int64), [-1]))  # fmt: skip
+
+
+def _kept(predictions, labels):
+    """Every batch's predictions and labels so far (streaming_concat's):
+    (predictions, labels, [their update ops])."""
+    kept_predictions, update_predictions = streaming_concat(predictions, name="concat_preds")
+    kept_labels, update_labels = streaming_concat(labels, name="concat_labels")
+    return kept_predictions, kept_labels, [update_labels, update_predictions]
+
+
 def streaming_dynamic_auc(labels, predictions, curve="ROC", metrics_collections=(),
                           updates_collections=(), name=None, weights=None):  # fmt: skip
     """The ROC or PR AUC with every prediction so far as a threshold (labels
@@ -90,14 +104,10 @@ def streaming_dynamic_auc(labels, predictions, curve="ROC", metrics_collections=
         raise ValueError(f"curve must be either ROC or PR, {curve} unknown")
     with v1.variable_scope(name, default_name="dynamic_auc"):
         labels.get_shape().assert_is_compatible_with(predictions.get_shape())
-        predictions = tf.reshape(tf.cast(predictions, tf.float64), [-1])
-        labels = tf.reshape(tf.cast(labels, tf.int64), [-1])
+        predictions, labels = _flat(predictions, labels)
         with _binary_labels_checked(labels):
-            kept_predictions, update_predictions = streaming_concat(
-                predictions, name="concat_preds"
-            )
-            kept_labels, update_labels = streaming_concat(labels, name="concat_labels")
-            kept_weights, updates = None, [update_labels, update_predictions]
+            kept_predictions, kept_labels, updates = _kept(predictions, labels)
+            kept_weights = None
             if weights is not None:
                 weights = tf.reshape(tf.cast(weights, tf.float64), [-1])
                 kept_weights, update_weights = streaming_concat(weights, name="concat_weights")
@@ -194,15 +204,11 @@ def auc_with_confidence_intervals(labels, predictions, weights=None, alpha=0.95,
         )
         total_weight = tf.reduce_sum(weights)
         weights = tf.reshape(weights, [-1])
-        predictions = tf.reshape(tf.cast(predictions, tf.float64), [-1])
-        labels = tf.reshape(tf.cast(labels, tf.int64), [-1])
+        predictions, labels = _flat(predictions, labels)
         with _binary_labels_checked(labels):
-            kept_predictions, update_predictions = streaming_concat(
-                predictions, name="concat_preds"
-            )
-            kept_labels, update_labels = streaming_concat(labels, name="concat_labels")
+            kept_predictions, kept_labels, updates = _kept(predictions, labels)
             kept_weights, update_weights = streaming_concat(weights, name="concat_weights")
-            valid_update = tf.group(update_labels, update_predictions, update_weights)
+            valid_update = tf.group(*updates, update_weights)
             both_classes = tf.logical_and(
                 tf.equal(tf.reduce_min(labels), 0), tf.equal(tf.reduce_max(labels), 1)
             )

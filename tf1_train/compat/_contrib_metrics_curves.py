@@ -32,6 +32,12 @@ def _even_thresholds(num_thresholds: int, epsilon: float = _EPSILON) -> list:
     return [0.0 - epsilon] + inner + [1.0 + epsilon]
 
 
+def _all_counts(predictions, labels, num_thresholds: int, weights):
+    """contrib's four confusion counts at its even thresholds (variables, updates)."""
+    thresholds = _even_thresholds(num_thresholds)
+    return _counts_at_thresholds(predictions, labels, thresholds, weights, ("tp", "fn", "tn", "fp"))
+
+
 def streaming_curve_points(labels=None, predictions=None, weights=None, num_thresholds=200,
                            metrics_collections=None, updates_collections=None, curve="ROC",
                            name=None):  # fmt: skip
@@ -40,10 +46,7 @@ def streaming_curve_points(labels=None, predictions=None, weights=None, num_thre
     with v1.variable_scope(name, "curve_points", (labels, predictions, weights)):
         if curve not in ("ROC", "PR"):
             raise ValueError(f"curve must be either ROC or PR, {curve} unknown")
-        values, updates = _counts_at_thresholds(
-            predictions, labels, _even_thresholds(num_thresholds), weights,
-            ("tp", "fn", "tn", "fp"),
-        )  # fmt: skip
+        values, updates = _all_counts(predictions, labels, num_thresholds, weights)
         epsilon = 1.0e-6
         tp, fn, tn, fp = (values[k] for k in ("tp", "fn", "tn", "fp"))
         recall = tf.math.divide(tp + epsilon, tp + fn + epsilon)
@@ -145,10 +148,7 @@ def recall_at_precision(labels, predictions, precision, weights=None, num_thresh
     if not 0 <= precision <= 1:
         raise ValueError("`precision` must be in the range [0, 1].")
     with v1.variable_scope(name, "recall_at_precision", (predictions, labels, weights)):
-        values, updates = _counts_at_thresholds(
-            predictions, labels, _even_thresholds(num_thresholds), weights,
-            ("tp", "fn", "tn", "fp"),
-        )  # fmt: skip
+        values, updates = _all_counts(predictions, labels, num_thresholds, weights)
 
         def read(counts, op_name):
             tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]
@@ -169,10 +169,7 @@ def precision_at_recall(labels, predictions, target_recall, weights=None, num_th
     if target_recall < 0 or target_recall > 1:
         raise ValueError("`target_recall` must be in the range [0, 1].")
     with v1.variable_scope(name, "precision_at_recall", (predictions, labels, weights)):
-        values, updates = _counts_at_thresholds(
-            predictions, labels, _even_thresholds(num_thresholds), weights,
-            ("tp", "fn", "tn", "fp"),
-        )  # fmt: skip
+        values, updates = _all_counts(predictions, labels, num_thresholds, weights)
 
         def read(counts, op_name):
             tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]

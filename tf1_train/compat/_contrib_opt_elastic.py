@@ -37,11 +37,7 @@ class ElasticAverageCustomGetter:
 
     def __call__(self, getter, name, trainable, collections, *args, **kwargs):
         if not trainable:
-            kwargs["trainable"], kwargs["collections"] = trainable, collections
-            if _LOCAL in (collections or ()):
-                with tf.device(self._worker_device):
-                    return getter(name, *args, **kwargs)
-            return getter(name, *args, **kwargs)
+            return untrained(getter, self._worker_device, name, collections, *args, **kwargs)
         with tf.device(self._worker_device):
             local = getter(name, *args, trainable=True, collections=[_LOCAL], **kwargs)
         if kwargs["reuse"] == True:  # noqa: E712  (TF 1.15's test: AUTO_REUSE looks the centers up)
@@ -59,6 +55,16 @@ class ElasticAverageCustomGetter:
             self._local_map[var.ref()] = local_center
             self._global_map[var.ref()] = global_center
         return local
+
+
+def untrained(getter, worker_device, name, collections, *args, **kwargs):
+    """A getter's variable that is not trained (the averaging getters'
+    common case): as asked, on the worker if it is a local variable."""
+    kwargs["trainable"], kwargs["collections"] = False, collections
+    if _LOCAL in (collections or ()):
+        with tf.device(worker_device):
+            return getter(name, *args, **kwargs)
+    return getter(name, *args, **kwargs)
 
 
 def _to_local(new_names) -> None:

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from tf1_train.compat._contrib_opt_elastic import untrained
+
 v1 = tf.compat.v1
 GLOBAL_VARIABLE_NAME = "global_center_variable"
 _LOCAL = v1.GraphKeys.LOCAL_VARIABLES
@@ -36,11 +38,7 @@ class ModelAverageCustomGetter:
 
     def __call__(self, getter, name, trainable, collections, *args, **kwargs):
         if not trainable:
-            kwargs["trainable"], kwargs["collections"] = trainable, collections
-            if _LOCAL in (collections or ()):
-                with tf.device(self._worker_device):
-                    return getter(name, *args, **kwargs)
-            return getter(name, *args, **kwargs)
+            return untrained(getter, self._worker_device, name, collections, *args, **kwargs)
         with tf.device(self._worker_device):
             local = getter(name, *args, trainable=True, collections=[_LOCAL], **kwargs)
         self._local_2_global[local.ref()] = v1.Variable(
