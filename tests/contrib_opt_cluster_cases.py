@@ -15,6 +15,7 @@ too.
 
 import os
 import socket
+import tempfile
 import threading
 import time
 
@@ -127,17 +128,12 @@ def _run(tf, build):
     for sess in sessions:
         sess.close()
     with tf.Session(servers[1].target, graph=graphs[0]) as sess:
-        path = savers[0].save(sess, os.path.join(_scratch(), "swapped"))
+        scratch = tempfile.mkdtemp(prefix="contrib_opt_cluster_")
+        path = savers[0].save(sess, os.path.join(scratch, "swapped"))
     reader = tf.train.load_checkpoint(path)
     for name in sorted(reader.get_variable_to_shape_map()):
         out["saved/" + name] = reader.get_tensor(name)
     return out
-
-
-def _scratch():
-    import tempfile
-
-    return tempfile.mkdtemp(prefix="contrib_opt_cluster_")
 
 
 @case

@@ -274,9 +274,10 @@ def describe_failure(error: Exception) -> str:
     import traceback
 
     # The innermost frame in the user's own code, not in TensorFlow's or ours.
+    stack = traceback.extract_tb(error.__traceback__)
     frames = [
         f
-        for f in traceback.extract_tb(error.__traceback__)
+        for f in stack
         if "site-packages" not in f.filename
         and "/tf1_train/" not in f.filename
         and "__autograph_generated" not in f.filename  # tf.function's copy of the user's code
@@ -288,8 +289,7 @@ def describe_failure(error: Exception) -> str:
             " (is_training is a Python bool here: branch with `if is_training:`, or "
             "pass tf.constant(is_training) to tf.cond)"
         )
-    tf_frames = [f.name for f in traceback.extract_tb(error.__traceback__)]
-    if isinstance(error, NotImplementedError) and tf_frames[-1:] == ["initialized_value"]:
+    if isinstance(error, NotImplementedError) and stack and stack[-1].name == "initialized_value":
         message = (  # TF 2.21's resource variables raise it bare
             "v.initialized_value() is not on TensorFlow 2's resource variables: use "
             "v.initial_value, or call tf1_train.compat.install() at the top of your module"
