@@ -10,6 +10,7 @@ from tests.port_scan_cases_contrib import KEPT_CONTRIB
 from tests.port_scan_cases_losses import LOSSES
 from tests.port_scan_cases_runtime import RUNTIME
 from tests.port_scan_cases_self_cast import SELF_CAST
+from tests.port_scan_cases_stylegan import STYLEGAN
 
 
 class Case(NamedTuple):
@@ -362,7 +363,7 @@ CASES: List[Case] = [
         "import os\nos.environ['TF_ENABLE_ONEDNN_OPTS'] = '1'\n",
     ),
 ]
-CASES += [Case(*c) for c in SELF_CAST + KEPT_CONTRIB + RUNTIME + LOSSES]
+CASES += [Case(*c) for c in SELF_CAST + KEPT_CONTRIB + RUNTIME + LOSSES + STYLEGAN]
 
 # What tf_upgrade_v2 gets wrong, line by line (test_port_scan.py::test_tf_upgrade_v2_blind_spots).
 UPGRADE_TF = (

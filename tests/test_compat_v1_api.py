@@ -77,3 +77,42 @@ def test_the_scan_with_v1_shapes_says_the_value_lines_work():
     assert not [f for f in shapes.findings if f.severity == "breaks"]
     assert scan_cli.main(["--v1", "--v1_shapes", str(DIMENSIONS)]) == 0
     assert scan_cli.main(["--v1", str(DIMENSIONS)]) == 1
+
+
+SUBMODULE_IMPORTS = """
+import importlib
+from tensorflow.train import AdamOptimizer
+from tensorflow.gfile import GFile
+import tensorflow.summary as summary
+from tensorflow.python.ops import nccl_ops
+from tensorflow.keras.layers import Dense
+found = {
+    "from_import": AdamOptimizer.__module__,
+    "v1_only_module": GFile.__name__,
+    "import_as": hasattr(summary, "FileWriter"),
+    "by_name": hasattr(importlib.import_module("tensorflow.train"), "AdamOptimizer"),
+    "top_by_name": hasattr(importlib.import_module("tensorflow"), "placeholder"),
+    "private": nccl_ops.__name__,
+    "keras": Dense.__module__.split(".")[0],
+}
+print("found = " + repr(found))
+"""
+
+
+def test_submodule_imports_and_importlib_follow_the_v1_api_too(tmp_path):
+    # TF 1.x code imports v1 names from submodules and looks classes up by
+    # name (StyleGAN's dnnlib resolves "tf.train.AdamOptimizer" through
+    # importlib.import_module); TensorFlow 1.15.5 ran every line.
+    (tmp_path / "imports.py").write_text(SUBMODULE_IMPORTS)
+    found = eval(run_legacy_script("--v1", tmp_path, "imports.py")["found"])
+    assert found == {
+        "from_import": "tensorflow.python.training.adam",
+        "v1_only_module": "GFile",
+        "import_as": True,
+        "by_name": True,
+        "top_by_name": True,
+        "private": "tensorflow.python.ops.nccl_ops",  # TensorFlow's own, as before
+        "keras": "keras",  # tensorflow.keras: Keras 3's, as before
+    }
+    plain = run_cli(["imports.py"], module="tf1_train.compat", cwd=tmp_path, env=QUIET)
+    assert "cannot import name 'AdamOptimizer' from 'tensorflow.train'" in plain.stderr

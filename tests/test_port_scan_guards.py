@@ -1,7 +1,8 @@
 """The scanner and code that already copes with a missing name
 (tf1_train/port/guards.py): ``try: ... except:`` probes of TF 0.x names
 (carpedm20's DCGAN and its many copies), ``except AttributeError``
-fallbacks for versions before 0.7, ``if "name" in dir(tf)`` and
+fallbacks for versions before 0.7, ``except ImportError`` fallbacks after
+imports that still work (StyleGAN's ``nccl_ops``), ``if "name" in dir(tf)`` and
 ``hasattr`` tests. Each program here is written in those styles; the scan
 must say ``breaks`` exactly on the lines where running it raises.
 """
@@ -64,6 +65,21 @@ PROGRAMS = {
         "    cast = tf.merge_summary\n",
         {5},
     ),
+    "import_fallback_never_taken": (  # StyleGAN's tflib, for TensorFlow before 1.13
+        V1 + "try:\n"
+        "    from tensorflow.python.ops import nccl_ops\n"
+        "except:\n"
+        "    import tensorflow.contrib.nccl as nccl_ops\n"
+        "all_sum = nccl_ops.all_sum\n",
+        set(),
+    ),
+    "import_fallback_taken": (
+        V1 + "try:\n"
+        "    import tensorflow.contrib.rnn as rnn\n"
+        "except ImportError:\n"
+        "    import tensorflow.contrib.legacy_seq2seq as rnn\n",
+        {5},
+    ),
     "dir_and_hasattr_tests": (
         V1 + 'if "concat_v2" in dir(tf):\n'
         "    c = tf.concat_v2([[1]], 0)\n"
@@ -113,3 +129,7 @@ def test_a_guarded_line_says_which_guard_and_is_still_one_finding(tmp_path):
     (tmp_path / "prog.py").write_text(PROGRAMS["fallback_never_taken"][0])
     (found,) = [f for f in scan.scan([str(tmp_path)]).findings if f.severity == "works"]
     assert found.line == 6 and found.fix.startswith("an except AttributeError fallback")
+    (tmp_path / "prog.py").write_text(PROGRAMS["import_fallback_never_taken"][0])
+    (found,) = [f for f in scan.scan([str(tmp_path)]).findings if f.severity != "rename"]
+    assert found.line == 5 and found.severity == "works"  # the use, line 6: no finding
+    assert found.fix.startswith("an except ImportError fallback")

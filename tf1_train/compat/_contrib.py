@@ -7,7 +7,8 @@ TensorFlow 2.21), and all of ``.legacy_seq2seq``, ``.seq2seq`` and ``.crf``, whi
 ops (_contrib_seq2seq.py, _contrib_decode.py and the modules DYNAMIC_SEQ2SEQ names,
 _contrib_crf.py), ``.signal``, whose every name was already ``tf.signal``'s function in TF
 1.15 (Tacotron's Griffin-Lim), ``.nn`` (_contrib_nn.py: Inception's flipped losses) and
-``.opt``'s SciPy interface and Adam family (_contrib_opt.py, _contrib_opt_adam.py).
+``.opt``'s SciPy interface and Adam family (_contrib_opt.py, _contrib_opt_adam.py) and
+``.memory_stats``'s two counters (_contrib_memory_stats.py).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -58,6 +59,7 @@ from tf1_train.compat import (
     _contrib_distributions,
     _contrib_eager,
     _contrib_estimator,
+    _contrib_memory_stats,
     _contrib_metrics,
     _contrib_nn,
     _contrib_paths,
@@ -108,6 +110,8 @@ PLACEHOLDERS = {
     "nn": _contrib_nn.ALL_KEPT,
     "opt": OPT_GONE,
     "metrics": _contrib_metrics.GONE,
+    "memory_stats": "BytesInUse and MaxBytesInUse are kept (tf.config.experimental."
+    "get_memory_info's counters), BytesLimit raises (TensorFlow 2.21 reports no limit)",
 }
 
 
@@ -194,6 +198,7 @@ _KEPT = {
     "nn": (_contrib_nn.KEPT, _contrib_nn.resolve),
     "opt": (OPT_KEPT, lambda name: _private_compat("_contrib_opt").resolve(name)),
     "metrics": (_contrib_metrics.KEPT, _contrib_metrics.resolve),
+    "memory_stats": (_contrib_memory_stats.KEPT, _contrib_memory_stats.resolve),
 }
 
 
@@ -250,6 +255,8 @@ DESCRIBED = {
     "and model averaging (ElasticAverage's and ModelAverage's getters and optimizers) work "
     "as in TF 1.15 (sign_decay too, by its python.training path), every other name raises",
     "metrics": "every name of TF 1.15's module works (TF 1.15's argument order and numbers)",
+    "memory_stats": "BytesInUse and MaxBytesInUse work (the allocator's counters TensorFlow "
+    "2.21 keeps; 0 on a CPU, said once), BytesLimit raises one line",
 }
 
 

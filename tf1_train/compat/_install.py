@@ -23,8 +23,12 @@ SciPy's moved names and module paths as the program imports SciPy
 a ``.meta`` TF 1.x wrote with a batch norm's gradient imports (_graph_import.py), and a
 fused batch norm's epsilon has TF 1.x's floor (_fused_epsilon.py), and
 ``get_variable`` runs a regularizer once, as TF 1.x did (_regularizers.py), and
-resource variables have ``initialized_value()`` again (_initialized_value.py). Nothing else
-changes, and nothing changes until a program calls ``install()``.
+resource variables have ``initialized_value()`` again (_initialized_value.py) and are
+instances of ``tf.compat.v1.Variable`` again (_variable_class.py), and ``Dataset.prefetch``
+takes a NumPy integer and a shape a bool as the ints TF 1.x made of them
+(_int_arguments.py), and ``tensorboard.summary`` has TensorBoard 1.x's ``*_pb`` and PR-curve
+functions again (_tensorboard_v1.py). Nothing else changes, and nothing changes until a
+program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
 still work on 2.21 and are left alone.
 """
@@ -61,7 +65,14 @@ def install() -> None:
     import tensorflow.compat.v1  # noqa: F401
     import tensorflow.python.layers.normalization as private_normalization
 
-    from tf1_train.compat import _initialized_value, _regularizers, layers
+    from tf1_train.compat import (
+        _initialized_value,
+        _int_arguments,
+        _regularizers,
+        _tensorboard_v1,
+        _variable_class,
+        layers,
+    )
 
     rnn_cell = _legacy_rnn_cells()
     for name, module in _v1_apis():
@@ -83,6 +94,9 @@ def install() -> None:
     _add_legacy_wrapper()
     _regularizers.install(_set)  # get_variable's regularizer called once, as on TF 1.x
     _initialized_value.install(_set)  # TF 1.15's Variable.initialized_value
+    _variable_class.install(_set)  # isinstance(v, tf.compat.v1.Variable) for resource variables
+    _int_arguments.install(_set)  # prefetch(np.int64(n)), a bool dimension: ints, as on TF 1.x
+    _tensorboard_v1.install(_set)  # tensorboard.summary.custom_scalar_pb & co. (TensorBoard 1.x)
     _import_tf1_graphs()
     _floor_fused_batch_norm_epsilon()
     _state["installed"] = True

@@ -31,8 +31,9 @@ from __future__ import annotations
 import builtins
 import importlib.util
 import os
+import sys
 import types
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 _PACKAGES = ("site-packages", "dist-packages")
 
@@ -111,9 +112,37 @@ def serve_v1_api(roots: Sequence[str], packages: Sequence[str] = ()) -> None:
     owned = _owner(roots, packages)
 
     def __import__(name, globals=None, locals=None, fromlist=(), level=0):
-        module = original(name, globals, locals, fromlist, level)
-        if name == "tensorflow" and level == 0 and owned(globals):
-            return v1
-        return module
+        served = _v1_module(name, bool(fromlist), v1) if level == 0 and owned(globals) else None
+        return served or original(name, globals, locals, fromlist, level)
 
+    def import_module(name, package=None):
+        served = _v1_module(name, True, v1) if owned(sys._getframe(1).f_globals) else None
+        return served or original_import_module(name, package)
+
+    original_import_module = importlib.import_module
     builtins.__import__ = __import__
+    importlib.import_module = import_module
+
+
+def _v1_module(name: str, submodule: bool, v1) -> Optional[types.ModuleType]:
+    """What ``import name`` gives a file of the program under the v1 API:
+    ``tensorflow`` itself, or for ``tensorflow.train`` (``from tensorflow.train
+    import AdamOptimizer``, ``importlib.import_module('tensorflow.train')``)
+    the v1 API's module if ``submodule``, else the v1 API, whose attribute
+    ``import tensorflow.train as t`` reads. None (TensorFlow's own import) for
+    a name the v1 API has no module for (``tensorflow.python...``), and for
+    ``compat``, ``contrib``, ``keras`` and ``estimator``, which install() and
+    Keras serve as before."""
+    if name == "tensorflow":
+        return v1
+    head = name.split(".")[1] if name.startswith("tensorflow.") else ""
+    if head in ("", *_OWN_IMPORTS) or not isinstance(getattr(v1, head, None), types.ModuleType):
+        return None
+    try:
+        module = importlib.import_module("tensorflow.compat.v1." + name[len("tensorflow.") :])
+    except (ImportError, AttributeError):
+        return None
+    return module if submodule else v1
+
+
+_OWN_IMPORTS = ("compat", "contrib", "keras", "estimator")

@@ -35,7 +35,7 @@ class Guards:
     def __init__(self, tree: ast.AST):
         self._caught: Dict[int, frozenset] = {}  # node id -> exception names caught
         self._probed: Dict[int, set] = {}  # node id -> names an enclosing `if` probes
-        self._fallbacks: List[Tuple[set, set]] = []  # (try body lines, handler lines)
+        self._fallbacks: List[Tuple[set, set, str]] = []  # (body lines, handler lines, caught)
         for node in ast.walk(tree):
             if isinstance(node, ast.Try):
                 self._fallbacks += _fallbacks(node)
@@ -50,22 +50,25 @@ class Guards:
                         self._probed.setdefault(id(inner), set()).add(name)
 
     def unreached(self, findings: Sequence) -> List:
-        """``findings`` (with ``line``, ``rule``, ``severity``), those in an
-        ``except AttributeError:`` fallback made ``works`` when nothing in
-        its ``try`` body breaks: on TensorFlow 2.21 the body does not raise
-        (``try: tf.nn.conv2d_transpose(...) except AttributeError:
-        tf.nn.deconv2d(...)``, "for versions before 0.7")."""
+        """``findings`` (with ``line``, ``rule``, ``severity``), those in a
+        fallback made ``works`` when nothing in its ``try`` body breaks: on
+        TensorFlow 2.21 the body does not raise. An ``except AttributeError``
+        fallback (``try: tf.nn.conv2d_transpose(...) except AttributeError:
+        tf.nn.deconv2d(...)``, "for versions before 0.7"), or an ``except
+        ImportError`` one after imports that still import (StyleGAN's ``try:
+        from tensorflow.python.ops import nccl_ops`` / ``except: import
+        tensorflow.contrib.nccl as nccl_ops``, for TensorFlow before 1.13)."""
         raising = {f.line for f in findings if f.severity in RAISE or f.fix.startswith(CAUGHT)}
         out = []
         for f in findings:
-            fallback = next((b for b, h in self._fallbacks if f.line in h), None)
+            fallback = next(((b, k) for b, h, k in self._fallbacks if f.line in h), None)
             if (
                 fallback is not None
                 and f.severity == "breaks"
                 and f.rule.startswith(ATTRIBUTE_RULES)
-                and not raising & fallback
+                and not raising & fallback[0]
             ):
-                note = "an except AttributeError fallback: on TensorFlow 2.21 its try body "
+                note = f"an except {fallback[1]} fallback: on TensorFlow 2.21 its try body "
                 f = f._replace(severity="works", fix=f"{note}does not raise; {f.fix}")
             out.append(f)
         return out
@@ -90,13 +93,29 @@ def _lines(statements) -> set:
     return set(range(statements[0].lineno, statements[-1].end_lineno + 1))
 
 
-def _fallbacks(node: ast.Try) -> List[Tuple[set, set]]:
-    """(body lines, handler lines) of each ``except AttributeError`` handler."""
-    return [
-        (_lines(node.body), _lines(h.body))
-        for h in node.handlers
-        if _carries_on(h) == ("AttributeError",)
-    ]
+def _fallbacks(node: ast.Try) -> List[Tuple[set, set, str]]:
+    """(body lines, handler lines, what it catches) of each ``except
+    AttributeError`` handler, and of each handler catching ImportError (or
+    everything) after a body of imports none of which is below
+    ``tensorflow.contrib`` (gone on 2.21, whatever the program imports next)."""
+    out = []
+    for h in node.handlers:
+        caught = _carries_on(h)
+        if caught == ("AttributeError",):
+            out.append((_lines(node.body), _lines(h.body), "AttributeError"))
+        elif set(caught) & set(IMPORTS + BROAD) and import_fallback_body(node):
+            out.append((_lines(node.body), _lines(h.body), "ImportError"))
+    return out
+
+
+def import_fallback_body(node: ast.Try) -> bool:
+    """Whether ``node``'s body only imports, nothing below ``tensorflow.contrib``:
+    on TensorFlow 2.21 it imports, and its handlers' imports do not run."""
+    if not all(isinstance(b, (ast.Import, ast.ImportFrom)) for b in node.body):
+        return False
+    names = [a.name for b in node.body if isinstance(b, ast.Import) for a in b.names]
+    names += [b.module or "" for b in node.body if isinstance(b, ast.ImportFrom)]
+    return not any(n.startswith("tensorflow.contrib") for n in names)
 
 
 def _carries_on(handler: ast.ExceptHandler) -> tuple:

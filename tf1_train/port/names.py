@@ -39,8 +39,12 @@ class Aliases:
     def __init__(self, tree: ast.AST, roots: Tuple[str, ...] = ROOTS, v1: bool = False):
         self.names: Dict[str, str] = {}
         top = "tensorflow.compat.v1" if v1 else "tensorflow"
-        # In source order, so `tf = tf.compat.v1` sees the `import tensorflow as tf` above it.
+        # In source order, so `tf = tf.compat.v1` sees the `import tensorflow as tf` above it;
+        # without the imports of an except ImportError fallback whose try body imports on 2.21.
+        unreached = _fallback_imports(tree)
         for node in _in_order(tree):
+            if id(node) in unreached:
+                continue
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if _tracked(alias.name, roots):
@@ -68,6 +72,22 @@ class Aliases:
         if not isinstance(node, ast.Name) or node.id not in self.names:
             return None
         return canonical(".".join([self.names[node.id], *reversed(parts)]))
+
+
+def _fallback_imports(tree: ast.AST) -> set:
+    """Ids of the imports in ``except`` handlers after a ``try`` body of
+    imports that work on TensorFlow 2.21 (guards.import_fallback_body): the
+    names keep what the body bound (StyleGAN's ``nccl_ops``)."""
+    from tf1_train.port.guards import import_fallback_body
+
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and import_fallback_body(node):
+            for handler in node.handlers:
+                out |= {
+                    id(n) for n in ast.walk(handler) if isinstance(n, (ast.Import, ast.ImportFrom))
+                }
+    return out
 
 
 def _module_like(path: str) -> bool:

@@ -272,7 +272,8 @@ CONTRIB: Dict[str, str] = {
     "quantize": "TensorFlow Model Optimization (tfmot)",
     "stateless": "tf.random.stateless_*",
     "checkpoint": "tf.train.Checkpoint",
-    "memory_stats": "tf.config.experimental.get_memory_info",
+    "memory_stats": "tf.config.experimental.get_memory_info(device)['current'] / ['peak'] "
+    "(no limit); unmodified: tf1_train.compat.install() serves BytesInUse and MaxBytesInUse",
     "lookup": "tf.lookup",
     "signal": "tf.signal, the same functions (stft, inverse_stft, linear_to_mel_weight_matrix, "
     "...; unmodified: tf1_train.compat.install() serves TF 1.15's names)",

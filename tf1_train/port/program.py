@@ -59,6 +59,8 @@ class Program(NamedTuple):
 # batch_norm and moved names, np.int and np.float_ (tf.contrib's paths: scan._kept).
 INSTALL_FIXES = (
     "initialized-value",
+    "isinstance-v1-variable",
+    "tensorboard-summary-v1",
     "layers",
     "rnn-cell",
     "layers-batch-norm",
@@ -112,7 +114,8 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
             "works only with TF 1.x's shapes on (python -m tf1_train.compat --v1_shapes, "
             "disable_v2_tensorshape() or disable_v2_behavior())"
         )
-    reference = key in ("variable-iadd", "feed-variable") or key.startswith("global-step-")
+    reference = key in ("variable-iadd", "feed-variable", "isinstance-v1-variable")
+    reference = reference or key.startswith("global-step-")
     if reference and program.v1_variables:
         return WORKS, V1_VARIABLES_NOTE.format(also="")
     if key == "freeze-ref-ops" and program.v1_variables and program.v1_control_flow:

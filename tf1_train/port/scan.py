@@ -18,6 +18,7 @@ from tf1_train.compat._contrib import PACKAGE
 from tf1_train.port import (
     api_names,
     checks,
+    class_rules,
     contrib_rules,  # noqa: F401 (registers its rules)
     ema_rules,
     epsilon_rules,
@@ -39,6 +40,7 @@ from tf1_train.port import (
     runtime_rules,
     scipy_rules,
     self_cast_rules,
+    tensorboard_rules,
     variable_rules,
 )
 from tf1_train.port.guards import Guards
@@ -200,6 +202,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(runtime_rules.parse_flags_findings(parsed.tree))
     raw.extend(numpy_rules.findings(parsed.tree))
     raw.extend(scipy_rules.findings(parsed.tree))
+    raw.extend(tensorboard_rules.findings(parsed.tree))
     raw.extend(librosa_rules.findings(parsed.tree))
     raw.extend(keras2_rules.findings(parsed.tree))
     raw.extend(keras2_rules.wrapper_findings(parsed.tree, parsed.aliases.resolve))
@@ -216,6 +219,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(epsilon_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(init_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(init_rules.initialized_value_findings(parsed.tree))
+    raw.extend(class_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(placement_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(global_step_rules.findings(parsed.tree, parsed.aliases.resolve, program))
     return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))

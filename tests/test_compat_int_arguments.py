@@ -1,0 +1,50 @@
+"""Integers TF 1.15 took in another type and TensorFlow 2.21 refuses, before
+and after tf1_train.compat.install() (tf1_train/compat/_int_arguments.py):
+``Dataset.prefetch`` given a NumPy integer, and a shape with a bool in it.
+TensorFlow 1.15.5, checked: ``prefetch(np.int64(2))`` yields the dataset,
+``get_variable(shape=[1, True, 4])`` is (1, 1, 4) and ``placeholder(shape=[None,
+True])`` (?, 1). NVIDIA's StyleGAN has both lines.
+"""
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+v1 = tf.compat.v1
+
+
+def _prefetched(size):
+    with tf.Graph().as_default():
+        data = tf.data.Dataset.range(5).prefetch(size)
+        item = v1.data.make_one_shot_iterator(data).get_next()
+        with v1.Session() as sess:
+            return [int(sess.run(item)) for _ in range(5)]
+
+
+def _shapes():
+    with tf.Graph().as_default():
+        var = v1.get_variable("noise", [1, True, 4], initializer=v1.zeros_initializer())
+        fed = v1.placeholder(tf.float32, [None, True])
+        return var.shape.as_list(), fed.shape.as_list(), tf.TensorShape([False, 3]).as_list()
+
+
+@pytest.mark.parametrize("size", [np.int64(2), np.int32(1), np.uint8(3)])
+def test_without_install_prefetch_refuses_a_numpy_integer(size):
+    with pytest.raises(TypeError, match="legacy_autotune"):
+        _prefetched(size)
+
+
+@pytest.mark.parametrize("size", [np.int64(2), np.int32(1), np.uint8(3), 2, -1])
+def test_after_install_prefetch_takes_it_as_tf_1_15_did(installed, size):
+    assert _prefetched(size) == [0, 1, 2, 3, 4]
+
+
+def test_without_install_a_bool_dimension_is_refused():
+    with pytest.raises(TypeError, match="Expected an int, got a boolean"):
+        _shapes()
+
+
+def test_after_install_a_bool_dimension_is_the_int_tf_1_15_made_of_it(installed):
+    variable, placeholder, shape = _shapes()
+    assert (variable, placeholder, shape) == ([1, 1, 4], [None, 1], [0, 3])
+    assert all(type(d) is int for d in variable)
