@@ -3,6 +3,7 @@
 machine without GPUs (as on TF1, it otherwise stops at the first session run:
 "Cannot assign a device"); the program's own session config kept."""
 
+import os
 import pathlib
 
 import pytest
@@ -150,3 +151,18 @@ def test_a_program_that_counts_its_gpus_builds_a_tower_for_each(tmp_path):
     assert runs[4]["devices"] == ",".join(f"device:CPU:{i}" for i in range(4))
     assert runs[2]["gpu_device_name"] == "/device:GPU:0"
     assert runs[0]["last_loss"] == runs[2]["last_loss"] == runs[4]["last_loss"]
+
+
+@pytest.mark.parametrize(
+    "given, env, threads",
+    [(0, "", (os.cpu_count() or 1) + 4), (3, "", 3), (0, "5", 0)],
+    ids=["left_to_tensorflow", "the_programs_own", "set_by_environment"],
+)
+def test_towers_waiting_on_cpus_cannot_hold_every_inter_op_thread(monkeypatch, given, env, threads):
+    # tensorpack's replicated trainer (intra 1, inter 0) hung at a random step in
+    # 4 of 7 runs on 2 cores with 2 inter-op threads, in none of 11 with 6 or 8.
+    monkeypatch.setenv("TF_NUM_INTEROP_THREADS", env)
+    config = tf.compat.v1.ConfigProto(inter_op_parallelism_threads=given)
+    merged = _gpus_as_cpus._with_cpus(config, 2)
+    assert merged.inter_op_parallelism_threads == threads
+    assert merged.device_count["CPU"] == 2 and config.device_count.get("CPU") is None

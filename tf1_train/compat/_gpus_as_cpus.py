@@ -11,9 +11,13 @@ function's answer, ``replica_device_setter``'s worker device) has its GPU
 replaced by the CPU of the same index, and every Session (``tf.Session``,
 ``InteractiveSession``, and the ones ``MonitoredTrainingSession`` and
 ``Supervisor`` open) gets at least N CPU devices
-(``ConfigProto.device_count``), the program's own config otherwise kept.
-What the numbers are on a GPU (its kernels, cuDNN's choices, float16
-speed) is not what this checks.
+(``ConfigProto.device_count``), and enough inter-op threads that the
+towers' waiting ops cannot hold them all (``_with_cpus``), the program's own
+config otherwise kept.
+NCCL's collectives between such towers (``nccl_ops.all_sum``, the
+replicated trainers' all-reduce) are built from ordinary ops on the CPUs
+(_nccl_on_cpus.py). What the numbers are on a GPU (its kernels, cuDNN's
+choices, float16 speed) is not what this checks.
 
 A program that counts its GPUs before building its towers (``device_lib``'s
 ``list_local_devices``, ``tf.test.is_gpu_available``/``gpu_device_name``,
@@ -27,8 +31,11 @@ still hear the truth (no GPU), so nothing of theirs picks a GPU-only kernel.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from typing import Callable, Optional, Sequence
+
+from tf1_train.compat import _nccl_on_cpus
 
 _state: dict = {}
 
@@ -49,12 +56,21 @@ def gpu_to_cpu(spec):
 
 
 def _with_cpus(config, n: int):
+    """The program's config with N CPU devices and, where it leaves the
+    count to TensorFlow, ``cores + 2N`` inter-op threads: each blocking op of
+    a tower on a CPU (a ``StagingArea`` get, a queue's dequeue) holds one of
+    the session's inter-op threads while it waits, and with as many threads as
+    cores (TensorFlow's default) N towers can hold them all. tensorpack's
+    replicated trainer on two towers hung so at a random step in 4 of 7 runs
+    on 2 cores, and in none of 11 with 6 or 8 threads."""
     import tensorflow as tf
 
     merged = tf.compat.v1.ConfigProto()
     if config is not None:
         merged.CopyFrom(config)
     merged.device_count["CPU"] = max(merged.device_count.get("CPU", 1), n)
+    if not merged.inter_op_parallelism_threads and not os.environ.get("TF_NUM_INTEROP_THREADS"):
+        merged.inter_op_parallelism_threads = (os.cpu_count() or 1) + 2 * n
     return merged
 
 
@@ -75,14 +91,15 @@ def install(n: int, roots: Sequence[str] = ()) -> str:
     for cls in (session.Session, session.InteractiveSession):
         _state["saved"].append((cls, "__init__", cls.__init__))
         _wrap_session(cls, n)
+    _nccl_on_cpus.install(_state["saved"])
     if roots:
         from tf1_train.compat._v1_imports import _owner
 
         _answer_gpu_queries(n, _owner(roots))
     return (
         f"tf1_train.compat: --gpus_as_cpus={n}: /gpu:i runs on /cpu:i, every session has "
-        f"{n} CPU devices, and the program's own GPU queries count {n} GPUs (the towers' "
-        "logic is checked, not GPU numbers or speed)"
+        f"{n} CPU devices, NCCL's all-reduce sums on them, and the program's own GPU queries "
+        f"count {n} GPUs (the towers' logic is checked, not GPU numbers or speed)"
     )
 
 
