@@ -16,9 +16,11 @@ _rule(
     "variable-op-type",
     CHANGES,
     "match 'VarHandleOp' too (or use tf.compat.v1.train.replica_device_setter, which does): "
-    "TF 2's get_variable makes resource variables, so a chooser testing for 'Variable' / "
-    "'VariableV2' leaves every variable on the worker device, unshared between workers "
-    "(with towers: on the first tower's device, not the parameter device it names)",
+    "TF 2's get_variable makes resource variables, so a test for 'Variable' / 'VariableV2' "
+    "no longer finds them: a device chooser leaves every variable on the worker device, "
+    "unshared between workers (with towers: on the first tower's device, not the parameter "
+    "device it names); other code looking for variable ops lists their reads as its own "
+    "(StyleGAN's layer table shows ReadVariableOp rows)",
     "leaves it unchanged and reports nothing",
     ROW_VARIABLE_OPS,
 )
