@@ -110,7 +110,9 @@ def _fallbacks(node: ast.Try) -> List[Tuple[set, set, str]]:
 
 def import_fallback_body(node: ast.Try) -> bool:
     """Whether ``node``'s body only imports, nothing below ``tensorflow.contrib``:
-    on TensorFlow 2.21 it imports, and its handlers' imports do not run."""
+    taken to import on TensorFlow 2.21 (a private module 2.21 lacks is still a
+    finding in the body, which keeps the handler's findings as they are), so
+    its handlers' imports do not run."""
     if not all(isinstance(b, (ast.Import, ast.ImportFrom)) for b in node.body):
         return False
     names = [a.name for b in node.body if isinstance(b, ast.Import) for a in b.names]
