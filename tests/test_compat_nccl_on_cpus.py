@@ -60,7 +60,7 @@ def test_each_replica_gets_the_reduction_on_its_own_device(on_cpus, towers, redu
 
 
 @pytest.mark.parametrize("towers", [2, 3])
-def test_the_gradient_of_all_sum_is_ncclss_the_sum_of_every_copys_gradient(on_cpus, towers):
+def test_the_gradient_of_all_sum_is_the_sum_of_every_copys_gradient(on_cpus, towers):
     from tensorflow.python.ops import nccl_ops
 
     weights = np.arange(1, towers + 1, dtype=np.float32)
@@ -93,7 +93,7 @@ def test_reduce_sum_lands_on_the_current_device_and_broadcast_is_the_tensor(on_c
     np.testing.assert_array_equal(got_sent, [1.0, 2.0])
 
 
-def test_tensors_on_gpus_still_build_ncclss_own_ops():
+def test_tensors_on_gpus_still_build_nccls_own_ops():
     # GPU-only (not run here): a tensor a GPU holds goes to NCCL as before.
     from tensorflow.python.ops import nccl_ops
 

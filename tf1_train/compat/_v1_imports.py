@@ -36,6 +36,7 @@ import types
 from typing import Callable, List, Optional, Sequence, Tuple
 
 _PACKAGES = ("site-packages", "dist-packages")
+_import_module = importlib.import_module  # importlib's own, before serve_v1_api wraps it
 
 
 def _owner(roots: Sequence[str], packages: Sequence[str] = ()) -> Callable[[dict], bool]:
@@ -117,9 +118,8 @@ def serve_v1_api(roots: Sequence[str], packages: Sequence[str] = ()) -> None:
 
     def import_module(name, package=None):
         served = _v1_module(name, True, v1) if owned(sys._getframe(1).f_globals) else None
-        return served or original_import_module(name, package)
+        return served or _import_module(name, package)
 
-    original_import_module = importlib.import_module
     builtins.__import__ = __import__
     importlib.import_module = import_module
 
@@ -139,7 +139,7 @@ def _v1_module(name: str, submodule: bool, v1) -> Optional[types.ModuleType]:
     if head in ("", *_OWN_IMPORTS) or not isinstance(getattr(v1, head, None), types.ModuleType):
         return None
     try:
-        module = importlib.import_module("tensorflow.compat.v1." + name[len("tensorflow.") :])
+        module = _import_module("tensorflow.compat.v1." + name[len("tensorflow.") :])
     except (ImportError, AttributeError):
         return None
     return module if submodule else v1
