@@ -8,6 +8,7 @@ from typing import Dict, List, NamedTuple
 
 from tests.port_scan_cases_contrib import KEPT_CONTRIB
 from tests.port_scan_cases_losses import LOSSES
+from tests.port_scan_cases_native import NATIVE
 from tests.port_scan_cases_runtime import RUNTIME
 from tests.port_scan_cases_self_cast import SELF_CAST
 from tests.port_scan_cases_stylegan import STYLEGAN
@@ -17,6 +18,7 @@ class Case(NamedTuple):
     rule: str
     trigger: str
     clean: str
+    name: str = "snippet.py"  # the file it is scanned as (native_rules: sources, scripts)
 
 
 TF = "import tensorflow as tf\n"
@@ -363,7 +365,7 @@ CASES: List[Case] = [
         "import os\nos.environ['TF_ENABLE_ONEDNN_OPTS'] = '1'\n",
     ),
 ]
-CASES += [Case(*c) for c in SELF_CAST + KEPT_CONTRIB + RUNTIME + LOSSES + STYLEGAN]
+CASES += [Case(*c) for c in SELF_CAST + KEPT_CONTRIB + RUNTIME + LOSSES + STYLEGAN + NATIVE]
 
 # What tf_upgrade_v2 gets wrong, line by line (test_port_scan.py::test_tf_upgrade_v2_blind_spots).
 UPGRADE_TF = (
@@ -386,10 +388,10 @@ UPGRADE_V1 = (
 
 
 def expected_lines(source: str) -> Dict[str, List[int]]:
-    """rule -> the lines `# expect:` comments point at."""
+    """rule -> the lines `# expect:` (`// expect:` in C++) comments point at."""
     marks: Dict[str, List[int]] = {}
     for number, line in enumerate(source.splitlines(), start=1):
-        code, _, mark = line.partition("# expect:")
+        code, _, mark = line.partition("// expect:" if "// expect:" in line else "# expect:")
         if mark:
             target = number + 1 if not code.strip() else number
             for rule in mark.split(","):

@@ -35,9 +35,10 @@ def _lines(report, rule):
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.rule)
 def test_each_rule_fires_on_its_trigger_and_not_on_its_twin(tmp_path, case):
     assert (
-        _lines(_scan(tmp_path, case.trigger), case.rule) == expected_lines(case.trigger)[case.rule]
+        _lines(_scan(tmp_path, case.trigger, case.name), case.rule)
+        == expected_lines(case.trigger)[case.rule]
     )
-    assert _lines(_scan(tmp_path, case.clean), case.rule) == []
+    assert _lines(_scan(tmp_path, case.clean, case.name), case.rule) == []
 
 
 def test_every_rule_has_cases_a_severity_and_exactly_one_porting_row():

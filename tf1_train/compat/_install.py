@@ -27,7 +27,8 @@ resource variables have ``initialized_value()`` again (_initialized_value.py) an
 instances of ``tf.compat.v1.Variable`` again (_variable_class.py), and ``Dataset.prefetch``
 takes a NumPy integer and a shape a bool as the ints TF 1.x made of them
 (_int_arguments.py), and ``tensorboard.summary`` has TensorBoard 1.x's ``*_pb`` and PR-curve
-functions again (_tensorboard_v1.py). Nothing else changes, and nothing changes until a
+functions again (_tensorboard_v1.py), and a custom-op library built for TF 1.x says so when
+it fails to load (_op_libraries.py). Nothing else changes, and nothing changes until a
 program calls ``install()``.
 TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
 still work on 2.21 and are left alone.
@@ -68,6 +69,7 @@ def install() -> None:
     from tf1_train.compat import (
         _initialized_value,
         _int_arguments,
+        _op_libraries,
         _regularizers,
         _tensorboard_v1,
         _variable_class,
@@ -97,6 +99,7 @@ def install() -> None:
     _variable_class.install(_set)  # isinstance(v, tf.compat.v1.Variable) for resource variables
     _int_arguments.install(_set)  # prefetch(np.int64(n)), a bool dimension: ints, as on TF 1.x
     _tensorboard_v1.install(_set)  # tensorboard.summary.custom_scalar_pb & co. (TensorBoard 1.x)
+    _op_libraries.install(_set, _tf_apis())  # a TF 1.x-built op library: why it does not load
     _import_tf1_graphs()
     _floor_fused_batch_norm_epsilon()
     _state["installed"] = True
@@ -149,6 +152,13 @@ def _v1_apis() -> list:
         for name, module in list(sys.modules.items())
         if name.startswith("tensorflow") and name.endswith("compat.v1") and module is not None
     ]
+
+
+def _tf_apis() -> list:
+    """TensorFlow's top-level API, its v2 copy and every copy of the v1 API."""
+    import tensorflow as tf
+
+    return [tf, tf.compat.v2] + [module for _, module in _v1_apis()]
 
 
 def _legacy_rnn_cells():

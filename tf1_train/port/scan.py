@@ -29,6 +29,7 @@ from tf1_train.port import (
     keras2_rules,
     librosa_rules,
     loop_rules,
+    native_rules,
     numpy_rules,
     paths,
     placement_rules,
@@ -86,17 +87,27 @@ class _Parsed(NamedTuple):
 
 
 def python_files(args: Sequence[str]) -> Tuple[List[pathlib.Path], List[str]]:
-    """Files to scan (directories walked for *.py) and an error line per missing path."""
+    """Files to scan (directories walked for *.py) and an error line per missing path;
+    C++/CUDA sources and build scripts are native_rules' (native_files)."""
     files, errors = [], []
     for arg in args:
         path = pathlib.Path(arg)
         if path.is_dir():
             files.extend(sorted(p for p in path.rglob("*.py") if p.is_file()))
-        elif path.is_file():
+        elif path.is_file() and not native_rules.is_native(path):
             files.append(path)
-        else:
-            errors.append(f"error: {arg}: no such file or directory (give .py files or folders)")
+        elif not path.is_file():
+            give = "give .py files, C++ sources, build scripts or folders"
+            errors.append(f"error: {arg}: no such file or directory ({give})")
     return files, errors
+
+
+def native_files(args: Sequence[str]) -> List[pathlib.Path]:
+    """The C++/CUDA sources and build scripts among ``args`` and under its directories."""
+    paths = [pathlib.Path(arg) for arg in args]
+    return [f for p in paths if p.is_dir() for f in native_rules.native_files(p)] + [
+        p for p in paths if p.is_file() and native_rules.is_native(p)
+    ]
 
 
 def _parse(path: pathlib.Path, v1: bool = False) -> Tuple[Optional[_Parsed], Optional[str]]:
@@ -152,7 +163,12 @@ def scan(
     trees = [(f.tree, f.aliases.resolve) for f in parsed]
     program = program._replace(variable_attributes=feed_rules.variable_attributes(trees))
     findings = [x for f in parsed for x in _file_findings(f, program)]
-    return Report([f.file for f in parsed], findings, errors)
+    native = native_files(args)
+    for path in native:
+        found, error = native_rules.file_findings(path)
+        errors.extend([error] if error else [])
+        findings.extend(_finding(str(path), *f, program) for f in found)
+    return Report([f.file for f in parsed] + [str(p) for p in native], findings, errors)
 
 
 def _calls_compat_install(tree: ast.AST) -> bool:
@@ -203,6 +219,9 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(numpy_rules.findings(parsed.tree))
     raw.extend(scipy_rules.findings(parsed.tree))
     raw.extend(tensorboard_rules.findings(parsed.tree))
+    raw.extend(native_rules.string_findings(parsed.tree))
+    here = pathlib.Path(parsed.file).parent
+    raw.extend(native_rules.load_findings(parsed.tree, parsed.aliases.resolve, here))
     raw.extend(librosa_rules.findings(parsed.tree))
     raw.extend(keras2_rules.findings(parsed.tree))
     raw.extend(keras2_rules.wrapper_findings(parsed.tree, parsed.aliases.resolve))
