@@ -26,7 +26,10 @@ NATIVE = [
         "setup(ext_modules=[Extension('ops', ['ops.cc'],\n"
         "      extra_compile_args=['-D_GLIBCXX_USE_CXX11_ABI=0'])])  # expect: op-build-abi\n",
         "compile_opts = '--compiler-options \\'-fPIC -D_GLIBCXX_USE_CXX11_ABI=1\\''\n"
-        "flags = tf.sysconfig.get_compile_flags()\n",
+        "flags = tf.sysconfig.get_compile_flags()\n"
+        # prose that names the flag (warp-ctc's setup.py warns so) builds nothing
+        "warnings.warn('If you compiled tensorflow from source and did not set '\n"
+        "              '-D_GLIBCXX_USE_CXX11_ABI=0 during compilation, set TF_CXX11_ABI=1')\n",
         "snippet.py",
     ),
     (

@@ -108,34 +108,38 @@ def test_each_line_it_reports_is_refused_as_it_says(tmp_path):
 
 
 def test_after_install_a_library_built_for_tf1_says_why_it_does_not_load(tmp_path, installed):
-    """Two libraries TF 1.x's flags make: one needing libtensorflow_framework.so.1
-    (linked against a stand-in of that name), one of TF 1.x's C++ ABI."""
+    """Three libraries TF 1.x's flags made: needing libtensorflow_framework.so.1
+    (pip's TF 1.15) or .so (earlier wheels; PointNet++ commits one), each linked
+    against a stand-in of that name, and one of TF 1.x's C++ ABI."""
     here = _copy(tmp_path, fixed=False)
     (here / "stub.c").write_text("int tf1_framework_stand_in;\n")
-    stub = ["-shared", "-fPIC", "stub.c", "-o", "libtensorflow_framework.so.1"]
-    assert _gxx(*stub, cwd=here).returncode == 0
+    keep = "-Wl,--no-as-needed"  # kept though nothing of it is used, as TF 1.x ops used it
+    frameworks = {"tf1.so": "libtensorflow_framework.so.1", "tf14.so": "libtensorflow_framework.so"}
+    for name, framework in frameworks.items():
+        assert _gxx("-shared", "-fPIC", "stub.c", "-o", framework, cwd=here).returncode == 0
+        linked = _gxx(
+            "-shared", "stub.c", "-o", name, keep, f"-L{here}", f"-l:{framework}", cwd=here
+        )
+        assert linked.returncode == 0, linked.stderr
     abi0 = [f.replace("ABI=1", "ABI=0") for f in COMPILE]
     source = here / SOURCE
     source.write_text(source.read_text().replace("Status::OK()", "Status()"))
     built = _gxx(*abi0, "-O0", "-shared", "-fPIC", SOURCE, "-o", "abi0.so", *LINK, cwd=here)
     assert built.returncode == 0, built.stderr[-2000:]
-    needs_so1 = [
-        "-shared",
-        "-o",
-        "tf1.so",
-        "stub.c",
-        f"-L{here}",
-        "-Wl,--no-as-needed",  # kept though nothing of it is used, as TF 1.x ops used it
-        "-l:libtensorflow_framework.so.1",
-    ]
-    assert _gxx(*needs_so1, cwd=here).returncode == 0
     said = {}
-    for name in ("tf1.so", "abi0.so"):
+    for name in ("tf1.so", "tf14.so", "abi0.so"):
         with pytest.raises(tf.errors.NotFoundError) as raised:
             tf.load_op_library(str(here / name))
         said[name] = raised.value.message
     assert "libtensorflow_framework.so.1: cannot open" in said["tf1.so"]
-    assert "tf1.so was built against TensorFlow 1.x" in said["tf1.so"]
+    assert (
+        "tf1.so was built against TensorFlow 1.x (it needs libtensorflow_framework.so.1)"
+        in said["tf1.so"]
+    )
+    assert (
+        "tf14.so was built against TensorFlow 1.x (it needs libtensorflow_framework.so)"
+        in said["tf14.so"]
+    )
     assert "undefined symbol" in said["abi0.so"] and "-D_GLIBCXX_USE_CXX11_ABI=0" in said["abi0.so"]
     for message in said.values():
         assert message.endswith("this TensorFlow refuses)") and " ".join(COMPILE + LINK) in message

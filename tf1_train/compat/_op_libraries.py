@@ -4,10 +4,11 @@ TF 1.x code bases with C++ or CUDA ops (point-cloud networks' grouping and
 interpolation, NVIDIA's StyleGAN2, CTC and correlation layers) load a
 ``.so`` with ``tf.load_op_library``. One built against TensorFlow 1.x fails
 on 2.21 with a message about something else: ``libtensorflow_framework.so.1:
-cannot open shared object file`` (pip's TF 1.15 shipped that name, TF 2 ships
-``.so.2``), or ``undefined symbol: _ZNK10tensorflow8OpKernel11TraceString...``
-(another TensorFlow's symbols, or the old C++ ABI: TF 1.x's wheels were built
-with ``-D_GLIBCXX_USE_CXX11_ABI=0``, TensorFlow 2.21's with ``=1``). After
+cannot open shared object file`` (pip's TF 1.15 shipped that name, earlier 1.x
+wheels ``libtensorflow_framework.so``, TF 2 ships ``.so.2``), or ``undefined
+symbol: _ZNK10tensorflow8OpKernel11TraceString...`` (another TensorFlow's
+symbols, or the old C++ ABI: TF 1.x's wheels were built with
+``-D_GLIBCXX_USE_CXX11_ABI=0``, TensorFlow 2.21's with ``=1``). After
 install() the same ``NotFoundError`` also says that the library was built for
 another TensorFlow and gives the compiler line that builds it for this one.
 Nothing else changes: a library that loads is returned as before, and other
@@ -16,6 +17,7 @@ errors pass through untouched.
 
 import functools
 import os
+import re
 
 MARK = "_tf1_train_original"
 
@@ -33,8 +35,9 @@ def why(message: str, library: str) -> str:
     import tensorflow as tf
 
     name = os.path.basename(library)
-    if "libtensorflow_framework.so.1" in message:
-        cause = f"{name} was built against TensorFlow 1.x (it needs libtensorflow_framework.so.1)"
+    tf1 = re.search(r"libtensorflow_framework\.so(?:\.1)?(?=: cannot open)", message)
+    if tf1:
+        cause = f"{name} was built against TensorFlow 1.x (it needs {tf1.group(0)})"
     elif "undefined symbol" in message:
         cause = (
             f"{name} was built against another TensorFlow than this one ({tf.__version__}) "

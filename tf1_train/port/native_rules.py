@@ -165,8 +165,18 @@ def string_findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str
     """Build flags in a Python file's string constants (setup.py, a program that runs nvcc)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if not _flag_like(node.value):
+                continue
             for _, key, construct, fills in text_findings(node.value, source=False):
                 yield node, key, construct, fills
+
+
+def _flag_like(text: str) -> bool:
+    """A command line or flags, not prose: at least half its words are flags,
+    paths or assignments (a warning that names a flag is not a build)."""
+    words = [w.strip("'\"") for w in text.split()]
+    flags = [w for w in words if w.startswith("-") or any(c in w for c in "/.=$+")]
+    return bool(words) and 2 * len(flags) >= len(words)
 
 
 def load_findings(tree: ast.AST, resolve, here: pathlib.Path):
@@ -192,15 +202,18 @@ def _library_fills(call: ast.Call, tree: ast.AST, here: pathlib.Path) -> Dict[st
     found = [p for name in names for p in _found(here, name)]
     if not found:
         return {"library": f"{names[0]}: not found under {here}"}
-    data = found[0].read_bytes()
-    if b"libtensorflow_framework.so.2" in data and b"libtensorflow_framework.so.1" not in data:
+    needs = set(re.findall(rb"libtensorflow_framework\.so(?:\.\d+)?", found[0].read_bytes()))
+    if needs == {b"libtensorflow_framework.so.2"}:
         return {
             "library": found[0].name,
             "works": f"{found[0]} links libtensorflow_framework.so.2: built against a "
             "TensorFlow 2, it loads into the version it was built for (TensorFlow keeps no "
             "C++ ABI between versions: rebuild after each upgrade)",
         }
-    return {"library": f"{found[0]}: built for TF 1.x, it needs libtensorflow_framework.so.1"}
+    if needs:
+        need = sorted(needs)[0].decode()
+        return {"library": f"{found[0]}: built for TF 1.x, it needs {need}, which TF 2 lacks"}
+    return {"library": f"{found[0]}: it links no libtensorflow_framework.so.2"}
 
 
 def _argument_values(call: ast.Call, tree: ast.AST) -> List[ast.AST]:
