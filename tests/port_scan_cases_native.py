@@ -38,9 +38,16 @@ NATIVE = [
         "g++ -std=c++11 tf_sampling.cpp -o tf_sampling_so.so -shared -fPIC -I $TF_INC"
         "  # expect: op-build-std\n"
         "nvcc tf_sampling_g.cu -o tf_sampling_g.cu.o -c -O2 -DGOOGLE_CUDA=1 --std=c++14"
-        "  # expect: op-build-std\n",
+        "  # expect: op-build-std\n"
+        "g++ tf_grouping.cpp -o tf_grouping_so.so -shared -fPIC \\\n"
+        "  -std=c++11 -I $TF_INC  # expect: op-build-std\n"
+        "g++ ${TF_CFLAGS[@]} -std=c++14 zero_out.cc -o zero_out.so  # expect: op-build-std\n",
         "# g++ -std=c++11 was TF 1.x's\n"
-        "g++ -std=c++17 tf_sampling.cpp -o tf_sampling_so.so -shared -fPIC -I $TF_INC\n",
+        "g++ -std=c++17 tf_sampling.cpp -o tf_sampling_so.so -shared -fPIC -I $TF_INC\n"
+        # TensorFlow's guide to new ops: its compile flags come after, and the last -std wins
+        "g++ -std=c++11 -shared zero_out.cc -o zero_out.so -fPIC ${TF_CFLAGS[@]} ${TF_LFLAGS[@]}\n"
+        "g++ -std=c++11 -D_GLIBCXX_USE_CXX11_ABI=0 -shared zero_out.cc -o zero_out.so \\\n"
+        "  $(python -c 'import tensorflow as tf; print(*tf.sysconfig.get_compile_flags())')\n",
         "tf_sampling_compile.sh",
     ),
     (

@@ -99,6 +99,10 @@ def test_each_line_it_reports_is_refused_as_it_says(tmp_path):
     older = [f for f in COMPILE if not f.startswith("--std")] + ["-std=c++11", "-E"]
     preprocessed = _gxx(*older, SOURCE, "-o", "/dev/null", cwd=here).stderr
     assert "C++ versions less than C++17 are not supported" in preprocessed
+    # TensorFlow's guide to new ops puts its compile flags after: the last -std and -D win
+    guide = ["-std=c++11", "-D_GLIBCXX_USE_CXX11_ABI=0", *COMPILE, "-dM", "-E", SOURCE]
+    macros = _gxx(*guide, cwd=here)
+    assert macros.returncode == 0 and "#define _GLIBCXX_USE_CXX11_ABI 1" in macros.stdout
     as_written = _gxx(*COMPILE, "-fsyntax-only", SOURCE, cwd=here)
     assert "'OK' is not a member of 'tensorflow::Status'" in as_written.stderr
     (here / "stub.c").write_text("int anything;\n")

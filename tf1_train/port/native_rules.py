@@ -17,8 +17,10 @@ TF 1.x line at a time (tests/test_custom_ops.py repeats it):
   1.13 and before): TensorFlow 1.14 renamed them ``gpu_*.h``; 2.21 has no file
   of the old names.
 
-C++ sources and build scripts are read line by line (comments skipped); a
-Python file's string constants are read for the build flags (setup.py's
+C++ sources and build scripts are read line by line (comments skipped; a
+script's command continued with a backslash whole); a flag that TensorFlow's
+own compile flags follow on its command is theirs to override; a Python
+file's string constants that read as command lines are read for the build flags (setup.py's
 ``extra_compile_args``, a program that runs nvcc itself, as StyleGAN2 does).
 """
 
@@ -111,6 +113,7 @@ _SOURCE_PATTERNS = (
         ),
     ),
 )
+_TF_COMPILE_FLAGS = re.compile(r"TF_CFLAGS|get_compile_flags")
 _GPU_NAMES = {
     "cuda_kernel_helper": "gpu_kernel_helper.h",
     "cuda_launch_config": "gpu_launch_config.h",
@@ -142,14 +145,36 @@ def _code(line: str, source: bool) -> str:
 
 
 def text_findings(text: str, source: bool) -> Iterator[Tuple[Line, str, str, Dict[str, str]]]:
-    """(where, rule, construct, fill-ins) of each refused line of a source or build script."""
+    """(where, rule, construct, fill-ins) of each refused line of a source or
+    build script. A script's command continued with ``\\`` is read whole, and a
+    C++ standard or ABI flag that TensorFlow's own compile flags follow on it
+    (``${TF_CFLAGS[@]}`` of TensorFlow's guide to new ops) is not reported: the
+    compiler takes the last one, TensorFlow's."""
     patterns = _SOURCE_PATTERNS + _FLAG_PATTERNS if source else _FLAG_PATTERNS
+    for command, starts in _commands(text, source):
+        for key, pattern in patterns:
+            for match in pattern.finditer(command):
+                if key in (ABI, STANDARD) and _TF_COMPILE_FLAGS.search(command, match.end()):
+                    continue
+                number = max(n for n, at in starts if at <= match.start())
+                col = match.start() - dict(starts)[number]
+                fills = {"header": _GPU_NAMES.get(match.groups()[0], "")} if match.groups() else {}
+                yield Line(number, col), key, match.group(0), fills
+
+
+def _commands(text: str, source: bool) -> Iterator[Tuple[str, List[Tuple[int, int]]]]:
+    """Each command without its comments, and where each of its physical lines starts in it."""
+    command, starts = "", []
     for number, line in enumerate(text.splitlines(), start=1):
         code = _code(line, source)
-        for key, pattern in patterns:
-            for match in pattern.finditer(code):
-                fills = {"header": _GPU_NAMES.get(match.groups()[0], "")} if match.groups() else {}
-                yield Line(number, match.start()), key, match.group(0), fills
+        starts.append((number, len(command)))
+        if not source and code.rstrip().endswith("\\"):
+            command += code.rstrip()[:-1] + " "
+            continue
+        yield command + code, starts
+        command, starts = "", []
+    if starts:
+        yield command, starts
 
 
 def file_findings(path: pathlib.Path):
