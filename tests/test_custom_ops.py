@@ -185,7 +185,8 @@ def test_the_scan_tells_a_library_built_for_tf1_from_one_built_for_tf2(tmp_path)
     programs = {
         "tf1.py": "tf1 = tf.load_op_library(os.path.join(HERE, 'tf1_ops.so'))\n",
         "tf2.py": "lib = os.path.join(HERE, 'tf2_ops.so')\ntf2 = tf.load_op_library(lib)\n",
-        "built.py": "built = tf.load_op_library(build(source, cache_dir))\n",
+        "built.py": "cmd = 'nvcc ' + opts\nbuilt = tf.load_op_library(build(cmd, source))\n",
+        "named.py": "named = tf.load_op_library(os.path.join(HERE, name + ext))\n",
     }
     for name, text in programs.items():
         (tmp_path / name).write_text(head + text)
@@ -203,7 +204,10 @@ def test_the_scan_tells_a_library_built_for_tf1_from_one_built_for_tf2(tmp_path)
         verdicts["tf2.py"][:2] == (5, WORKS)
         and ".so links libtensorflow_framework.so.2" in verdicts["tf2.py"][2]
     )
-    assert verdicts["built.py"][:2] == (4, WORKS) and "as it runs" in verdicts["built.py"][2]
+    assert (
+        verdicts["built.py"][:2] == (5, WORKS) and "builds the library" in verdicts["built.py"][2]
+    )
+    assert verdicts["named.py"][:2] == (4, BREAKS) and "name is computed" in verdicts["named.py"][2]
 
 
 def test_the_tf2_port_on_the_same_library_trains_as_the_tf1_program(rebuilt):

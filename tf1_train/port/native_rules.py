@@ -113,7 +113,8 @@ _SOURCE_PATTERNS = (
         ),
     ),
 )
-_TF_COMPILE_FLAGS = re.compile(r"TF_CFLAGS|get_compile_flags")
+_TF_COMPILE_EXPANSION = re.compile(r"TF_CFLAGS|get_compile_flags")
+_COMPILER = re.compile(r"\s*(?:nvcc|g\+\+|gcc|c\+\+|clang\+\+)(?:\s|$)")
 _GPU_NAMES = {
     "cuda_kernel_helper": "gpu_kernel_helper.h",
     "cuda_launch_config": "gpu_launch_config.h",
@@ -154,7 +155,7 @@ def text_findings(text: str, source: bool) -> Iterator[Tuple[Line, str, str, Dic
     for command, starts in _commands(text, source):
         for key, pattern in patterns:
             for match in pattern.finditer(command):
-                if key in (ABI, STANDARD) and _TF_COMPILE_FLAGS.search(command, match.end()):
+                if key in (ABI, STANDARD) and _TF_COMPILE_EXPANSION.search(command, match.end()):
                     continue
                 number = max(n for n, at in starts if at <= match.start())
                 col = match.start() - dict(starts)[number]
@@ -217,13 +218,15 @@ def load_findings(tree: ast.AST, resolve, here: pathlib.Path):
 
 def _library_fills(call: ast.Call, tree: ast.AST, here: pathlib.Path) -> Dict[str, str]:
     names = [n for arg in _argument_values(call, tree) for n in _library_names(arg)]
-    if not names:
+    if not names and _runs_a_compiler(tree):
         return {
-            "library": "a library named as the program runs",
+            "library": "a library the program builds",
             "works": "the program builds the library as it runs (StyleGAN2's nvcc line): it "
             "loads once its build flags are TensorFlow 2.21's, which the scan checks where "
             "the program writes them",
         }
+    if not names:
+        return {"library": "the library's name is computed as the program runs: check it"}
     found = [p for name in names for p in _found(here, name)]
     if not found:
         return {"library": f"{names[0]}: not found under {here}"}
@@ -239,6 +242,14 @@ def _library_fills(call: ast.Call, tree: ast.AST, here: pathlib.Path) -> Dict[st
         need = sorted(needs)[0].decode()
         return {"library": f"{found[0]}: built for TF 1.x, it needs {need}, which TF 2 lacks"}
     return {"library": f"{found[0]}: it links no libtensorflow_framework.so.2"}
+
+
+def _runs_a_compiler(tree: ast.AST) -> bool:
+    """Whether the file writes out a compiler command (``'nvcc ' + opts``): it builds as it runs."""
+    return any(
+        isinstance(n, ast.Constant) and isinstance(n.value, str) and _COMPILER.match(n.value)
+        for n in ast.walk(tree)
+    )
 
 
 def _argument_values(call: ast.Call, tree: ast.AST) -> List[ast.AST]:
