@@ -52,9 +52,9 @@ def _gxx(*args, cwd):
 def _copy(tmp_path, fixed):
     here = tmp_path / "interp_op"
     shutil.copytree(PROGRAM, here)
-    for name, edits in FIXES.items():
+    for name, edits in FIXES.items() if fixed else []:
         text = (here / name).read_text()
-        for old, new in edits if fixed else []:
+        for old, new in edits:
             assert old in text, (name, old)
             text = text.replace(old, new)
         (here / name).write_text(text)
@@ -65,8 +65,8 @@ def _copy(tmp_path, fixed):
 def rebuilt(tmp_path_factory):
     """The program with the scan's fixes, built by its own (fixed) script, as a user would."""
     here = _copy(tmp_path_factory.mktemp("rebuilt"), fixed=True)
-    env = {**os.environ, "PATH": f"{pathlib.Path(sys.executable).parent}{os.pathsep}"}
-    env["PATH"] += os.environ["PATH"]
+    path = os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ["PATH"]])
+    env = {**os.environ, "PATH": path}  # the script's `python` is this one
     out = subprocess.run(
         ["bash", str(here / SCRIPT)], env=env, capture_output=True, text=True, timeout=300
     )
