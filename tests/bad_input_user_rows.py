@@ -70,6 +70,12 @@ USER_CODE = [
         "which nothing feeds",
     ),
     Bad(
+        "model makes a labels placeholder",
+        [f"--model={_UM}.bad:feeds_labels"],
+        f"--model={_UM}.bad:feeds_labels: makes placeholder 'labels' (int32) (at ",
+        "takes them as a parameter, fn(images, is_training, num_classes, labels=None)",
+    ),
+    Bad(
         "model logits for another class count",
         [f"--model={_UM}.bad:seven_classes"],
         f"--model={_UM}.bad:seven_classes: returned logits of shape [",

@@ -18,11 +18,27 @@ import tensorflow as tf
 
 from tf1_train import models, warm_start
 from tf1_train.errors import UserError
+from tf1_train.models import calls
 from tf1_train.models import outputs as model_outputs
 
 v1 = tf.compat.v1
 
 SIGNATURE = "serving_default"
+
+
+def _serving_forward(model: str, images: tf.Tensor, num_classes: int):
+    """The model as served: ``is_training=False`` and, for a model that takes
+    labels, ``labels=None`` (Estimator's PREDICT: a request carries none)."""
+    model_fn = models.checked(models.get_model(model), model)
+    try:
+        return calls.call_model(model_fn, images, False, num_classes, None)
+    except UserError as e:
+        if not calls.takes_labels(model_fn):
+            raise
+        raise UserError(
+            f"{e} (the export calls it with labels=None, as Estimator's PREDICT did: a "
+            "request has no labels; compute the logits without them when labels is None)"
+        ) from None
 
 
 def export_saved_model(
@@ -40,7 +56,7 @@ def export_saved_model(
     graph = tf.Graph()
     with graph.as_default():
         images = v1.placeholder(tf.float32, [None, *image_shape], name="images")
-        out = models.get_model(model)(images, False, num_classes)
+        out = _serving_forward(model, images, num_classes)
         # float32 whatever the model computes in (one that casts itself to
         # float16, model_casts.py): the softmax and the signature, as its loss.
         logits = tf.cast(model_outputs.logits_of(out), tf.float32)

@@ -31,7 +31,7 @@ from tf1_train.cluster import sync
 from tf1_train.config import DataConfig, DeviceConfig, OptimizerConfig, PrecisionConfig
 from tf1_train.data import pipeline, synthetic, user_input
 from tf1_train.data.source import Source
-from tf1_train.models import outputs
+from tf1_train.models import calls, outputs
 from tf1_train.saved_scale import is_loss_scale
 
 v1 = tf.compat.v1
@@ -318,7 +318,8 @@ def _build_eval(
         model_input = pipeline.normalize(images, source.scale, bool(preprocess))
         if precision is not None:
             model_input = precisionlib.to_compute(model_input, precision)
-        logits = outputs.logits_of(model_fn(model_input, False, source.num_classes))
+        out = calls.call_model(model_fn, model_input, False, source.num_classes, labels)
+        logits = outputs.logits_of(out)
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
         count = tf.size(labels, out_type=tf.int64)

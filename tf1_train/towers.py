@@ -31,7 +31,7 @@ from tensorflow.python.training import moving_averages  # zero_debias has no pub
 from tf1_train import devices, models
 from tf1_train import precision as precisionlib
 from tf1_train.errors import UserError
-from tf1_train.models import outputs
+from tf1_train.models import calls, outputs
 from tf1_train.models.layers import MOVING_STATS, MovingStat, recording_moving_stats
 
 v1 = tf.compat.v1
@@ -103,7 +103,8 @@ def build_towers(
         tower_scope = tf.name_scope(f"tower_{i}")
         with v1.device(device_fn), scope, cast, recording_moving_stats(), tower_scope as name_scope:
             var_scope = v1.get_variable_scope().name
-            out, own = _forward(model_fn, precisionlib.to_compute(images, precision), num_classes)
+            x = precisionlib.to_compute(images, precision)
+            out, own = _forward(model_fn, x, num_classes, labels)
             logits, end_points = outputs.split(out, loss_fn, _model_flag(model_fn))
             logits = precisionlib.to_float32(logits)
             end_points = outputs.float32_end_points(end_points)
@@ -137,12 +138,12 @@ def _reads(term: tf.Tensor, images: tf.Tensor) -> bool:
     return models.depends_on(term, images)
 
 
-def _forward(model_fn, images, num_classes):
+def _forward(model_fn, images, num_classes, labels):
     """(what the model returned, the REGULARIZATION_LOSSES terms it made
-    while building)."""
+    while building); the tower's labels to a model that takes them."""
     key = v1.GraphKeys.REGULARIZATION_LOSSES
     before = len(v1.get_collection(key))
-    out = model_fn(images, True, num_classes)
+    out = calls.call_model(model_fn, images, True, num_classes, labels)
     return out, v1.get_collection(key)[before:]
 
 

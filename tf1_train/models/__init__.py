@@ -4,9 +4,9 @@ A model is data (as tensorpack's ``ModelDesc`` and tf_cnn_benchmarks'
 ``register_model``), not a name this package owns:
 
 * ``tf1``: the TF1 model function ``build(images, is_training, num_classes)
-  -> logits``. It creates variables with ``tf.compat.v1.get_variable`` (see
-  layers.py), so building it again under ``reuse=True`` shares them across
-  towers.
+  -> logits`` (and ``labels=`` when it has that parameter: calls.py). It
+  creates variables with ``tf.compat.v1.get_variable`` (see layers.py), so
+  building it again under ``reuse=True`` shares them across towers.
 * ``tf2`` (optional): its TF2 twin, ``factory(image_shape, num_classes)`` ->
   a ``tf.Module`` called as ``module(images, training)`` -> logits.
 * ``keras`` (optional): a Keras ``Model.fit`` twin (tf1_train/tf2/keras_fit.py).
@@ -115,7 +115,7 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
     """``fn`` whose exceptions and non-tensor results become one UserError
     line naming ``--flag=flag_value`` and where in the user's code it failed."""
 
-    def call(*args):
+    def call(*args, **kwargs):  # kwargs: labels= (calls.py)
         import tensorflow as tf
 
         from tf1_train.models import outputs
@@ -123,7 +123,7 @@ def checked(fn: Callable, flag_value: str, flag: str = "model") -> Callable:
         graph = tf.compat.v1.get_default_graph()
         before = len(graph.get_operations())
         try:
-            out = fn(*args)
+            out = fn(*args, **kwargs)
         except UserError:
             raise
         except Exception as e:
@@ -187,6 +187,12 @@ def _refuse_placeholders(ops, what: str) -> None:
         return
     op = fed[0]
     name = op.name.split("/")[-1]
+    if "label" in name.lower():  # CapsNet's masks, a margin head: the labels are given
+        raise UserError(
+            f"{what}: makes placeholder {name!r} ({op.get_attr('dtype').name}){_made_at(op)}, "
+            "which nothing feeds: a model that reads the labels takes them as a parameter, "
+            "fn(images, is_training, num_classes, labels=None): each tower is given its own"
+        )
     raise UserError(
         f"{what}: makes placeholder {name!r} ({op.get_attr('dtype').name}){_made_at(op)}, which "
         "nothing feeds: the model is called as fn(images, is_training, num_classes); derive "

@@ -19,6 +19,7 @@ from typing import Callable, Dict, Optional, Tuple
 import tensorflow as tf
 
 from tf1_train.errors import UserError
+from tf1_train.models import calls
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
@@ -41,12 +42,7 @@ def logits_of(out) -> tf.Tensor:
 def takes_end_points(loss_fn: Optional[Callable]) -> bool:
     """Whether ``loss_fn`` is called as ``fn(labels, logits, end_points)``:
     a third positional parameter (or ``*args``), or one named end_points."""
-    if loss_fn is None:
-        return False
-    try:
-        params = inspect.signature(loss_fn).parameters.values()
-    except (TypeError, ValueError):
-        return False
+    params = calls.parameters(loss_fn)
     if any(p.kind == p.VAR_POSITIONAL or p.name == "end_points" for p in params):
         return True
     return sum(p.kind in _POSITIONAL for p in params) >= 3

@@ -87,7 +87,7 @@ def build(args):
 
     user_side.fresh_keras_names()
     obj = user_side.build_object(args.tf2, args.shape, args.num_classes)
-    obj(tf.zeros([1, *args.shape]), training=False)
+    user_side.first_call(obj, tf.zeros([1, *args.shape]))
     rename = name_map.Mapper(args.map)
     named = user_side.named_variables(obj)
     in_cells = {n for c in args.cells for n in c.tf2_names()}

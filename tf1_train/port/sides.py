@@ -145,7 +145,7 @@ def _forward_tf1(cfg, num_classes: int, initial: Dict, images, labels, scale: fl
 
     from tf1_train import models, towers
     from tf1_train import precision as precisionlib
-    from tf1_train.models import outputs
+    from tf1_train.models import calls, outputs
 
     v1 = tf.compat.v1
     p = precisionlib.Precision(cfg.precision.precision)
@@ -155,12 +155,13 @@ def _forward_tf1(cfg, num_classes: int, initial: Dict, images, labels, scale: fl
         x = tf.cast(x, tf.float32) * (1.0 / scale) if scale else x
         model_fn = models.checked(models.get_model(cfg.model), cfg.model)
         with precisionlib.tower_scope(p):  # the towers' cast getter (--precision)
-            out = model_fn(precisionlib.to_compute(x, p), True, num_classes)
+            x_in, y = precisionlib.to_compute(x, p), tf.constant(labels)
+            out = calls.call_model(model_fn, x_in, True, num_classes, y)
         loss_fn = models.resolve(cfg.loss, "loss") if cfg.loss else None
         logits, end_points = outputs.split(out, loss_fn, f"--model={cfg.model}")
         logits, end_points = precisionlib.to_float32(logits), outputs.float32_end_points(end_points)
         before = len(v1.get_collection(v1.GraphKeys.LOSSES))
-        data = towers.data_loss(tf.constant(labels), logits, loss_fn, end_points)
+        data = towers.data_loss(y, logits, loss_fn, end_points)
         own = v1.get_collection(v1.GraphKeys.REGULARIZATION_LOSSES)
         own += towers.collected_terms(data, before, "", loss_fn)[0]  # the towers' rule
         own_sum = tf.add_n([tf.cast(t, tf.float32) for t in own]) if own else tf.constant(0.0)

@@ -23,7 +23,7 @@ import numpy as np
 import tensorflow as tf
 
 from tf1_train import models, saved_scale, towers
-from tf1_train.models import outputs
+from tf1_train.models import calls, outputs
 from tf1_train.port import cells, name_map, sides, spec
 from tf1_train.tf2 import optim
 from tf1_train.tf2 import precision as precisionlib
@@ -126,7 +126,7 @@ def run(case: Dict, out: str) -> None:
     with _policy(case["precision"]):  # Keras layers take the mixed policy when made
         ref_tf2 = case["tf2"] or case["model"]
         obj = build_object(ref_tf2, inputs[0].shape[1:], int(ref["num_classes"]))
-        obj(inputs[0][:1], training=False)  # builds a Keras model's variables
+        first_call(obj, inputs[0][:1])
     named = named_variables(obj)
     tf1_shapes = {k[5:]: list(ref[k].shape) for k in ref.files if k.startswith("init:")}
     cell_list = cells.load(case["name_map"].get("cells", []), "--name_map")
@@ -183,6 +183,13 @@ def _initial(ref, cell_list, by_tf1) -> Dict[str, np.ndarray]:
     return values
 
 
+def first_call(obj, images) -> None:
+    """Builds a Keras model's variables: one call in inference, with labels
+    for a twin that takes them (models/calls.py)."""
+    given = {"labels": tf.zeros(images.shape[:1], tf.int32)} if calls.twin_takes_labels(obj) else {}
+    obj(images, training=False, **given)
+
+
 def _policy(precision: str):
     """Keras' mixed policy for bf16/fp16 (float32 variables, layers
     computing in the type), as a porter sets it; nothing for fp32."""
@@ -198,7 +205,9 @@ def _loss_fn(case, obj):
     user = models.resolve(case["tf2_loss"], "tf2_loss") if case["tf2_loss"] else None
 
     def loss(x, y):
-        logits, end_points = outputs.split(obj(x, training=True), user, "the TF2 model")
+        given = {"labels": y} if calls.twin_takes_labels(obj) else {}  # models/calls.py
+        out = obj(x, training=True, **given)
+        logits, end_points = outputs.split(out, user, "the TF2 model")
         logits, end_points = tf.cast(logits, tf.float32), outputs.float32_end_points(end_points)
         data = towers.data_loss(y, logits, user, end_points)
         terms = list(getattr(obj, "losses", None) or [])

@@ -8,7 +8,7 @@ import tensorflow as tf
 
 from tf1_train import kernels, model_casts, models
 from tf1_train.errors import UserError
-from tf1_train.models import outputs
+from tf1_train.models import calls, outputs
 from tf1_train.tf2 import layers
 
 
@@ -38,6 +38,12 @@ class Model(tf.Module):
     def extra_losses(self) -> List[tf.Tensor]:
         """Loss terms of the model's own (the built-in models have none)."""
         return []
+
+    @property
+    def takes_labels(self) -> bool:
+        """Its ``__call__`` has a ``labels`` parameter: the step gives it the
+        replica's labels, as the TF1 towers give theirs (models/calls.py)."""
+        return calls.takes_labels(type(self).__call__)
 
     @property
     def moving_by_name(self) -> Dict[str, tf.Variable]:
@@ -170,8 +176,14 @@ class UserTwin(Model):
                 "and use tf1_train/tf2/layers.py"
             )
 
-    def __call__(self, images: tf.Tensor, training: bool, stats=None) -> tf.Tensor:
+    @property
+    def takes_labels(self) -> bool:
+        return calls.twin_takes_labels(self.module)
+
+    def __call__(self, images: tf.Tensor, training: bool, stats=None, labels=None):
         del stats
+        if self.takes_labels:
+            return self.module(images, training=training, labels=labels)
         return self.module(images, training=training)
 
     def extra_losses(self):
@@ -241,8 +253,10 @@ def _trace(twin: UserTwin, what: str, shape, compute: tf.DType):
     traces on float32 ones only is told how a twin takes a precision."""
 
     def trace(dtype):
-        fn = tf.function(lambda x: twin(x, training=True), autograph=False)
-        return fn.get_concrete_function(tf.TensorSpec(shape, dtype))
+        fn = tf.function(lambda x, y: twin(x, training=True, labels=y), autograph=False)
+        return fn.get_concrete_function(
+            tf.TensorSpec(shape, dtype), tf.TensorSpec(shape[:1], tf.int32)
+        )
 
     try:
         return trace(compute)
@@ -274,7 +288,8 @@ def _tf1_trainable_shapes(name: str, image_shape, num_classes: int) -> Dict[str,
     with tf.Graph().as_default():
         tf.random.set_seed(0)  # under --deterministic, unseeded initializers need a graph seed
         images = tf.zeros([1, *image_shape])
-        models.checked(models.get_model(name), name)(images, True, num_classes)
+        model_fn = models.checked(models.get_model(name), name)
+        calls.call_model(model_fn, images, True, num_classes, tf.zeros([1], tf.int32))
         return {v.op.name: v.shape.as_list() for v in tf.compat.v1.trainable_variables()}
 
 

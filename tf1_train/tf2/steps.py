@@ -67,7 +67,8 @@ def make_steps(
         x = precisionlib.to_compute(normalize(images, scale), compute)
         stats = {}
         with tf.GradientTape() as tape:
-            out = model(x, training=True, stats=stats)
+            given = {"labels": labels} if model.takes_labels else {}  # models/calls.py
+            out = model(x, training=True, stats=stats, **given)
             logits, end_points = outputs.split(out, loss_fn, "--tf2_model")
             logits = tf.cast(logits, tf.float32)
             end_points = outputs.float32_end_points(end_points)
@@ -195,7 +196,8 @@ def make_eval_step(
     @tf.function
     def eval_step(images, labels):
         x = precisionlib.to_compute(normalize(images, scale), compute)
-        logits = outputs.logits_of(model(x, training=False))
+        given = {"labels": labels} if model.takes_labels else {}  # Estimator's EVAL did
+        logits = outputs.logits_of(model(x, training=False, **given))
         predictions = tf.argmax(logits, axis=1, output_type=tf.int32)
         correct = tf.reduce_sum(tf.cast(tf.equal(predictions, labels), tf.int64))
         return correct, tf.size(labels, out_type=tf.int64), tf.cast(logits, tf.float32)
