@@ -2,15 +2,20 @@
 line naming the flag or file and what is valid, exit status 2, no traceback.
 
 Each row is checked before any side process starts, so the rows run in this
-process through the dispatcher's ``main``.
+process through the dispatcher's ``main``. ``--help`` is not bad input: usage,
+exit status 0.
 """
 
 import json
+import pathlib
+import subprocess
+import sys
 
 import pytest
 
 from tf1_train.port.__main__ import main
 
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 CHECK = ["check", "--tf1=mlp"]
 PORT = "--tf2=tests.port_models:keras_port"
 CONVERT = ["convert", "{tmp}/model.ckpt-1", "{tmp}/out.weights.h5", "--to=keras", PORT,
@@ -86,3 +91,18 @@ def test_bad_port_input_is_one_clear_line(row, tmp_path, capsys):
     assert lines[0].startswith("error: ") and "Traceback" not in out.err
     assert names.format(tmp=tmp_path) in lines[0] and valid in lines[0]
     assert sorted(tmp_path.iterdir()) == before  # nothing written
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h"], ["scan", "--help"], ["scan", "-h"]])
+def test_help_is_usage_on_stdout_and_exit_0_without_loading_tensorflow(argv):
+    """A porter's first command; scan's help does not wait for TensorFlow."""
+    code = (
+        "import sys\nfrom tf1_train.port.__main__ import main\n"
+        f"status = main({argv!r})\nassert 'tensorflow' not in sys.modules\nsys.exit(status)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)  # fmt: skip
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert proc.stdout.startswith("usage: python -m tf1_train.port ")
+    for word in ("scan", "check", "convert") if argv[0] != "scan" else ("--json", "--v1_shapes"):
+        assert word in proc.stdout

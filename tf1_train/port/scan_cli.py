@@ -9,15 +9,30 @@ status: 2 for bad input (each problem one `error:` line, the other files still
 scanned), else 1 if anything breaks, else 0.
 """
 
+from __future__ import annotations
+
 import json
 import pathlib
 import sys
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from tf1_train.port.rules import BREAKS, SEVERITIES
-from tf1_train.port.scan import Finding, Report, scan
+
+if TYPE_CHECKING:  # scan.py imports TensorFlow: not for --help
+    from tf1_train.port.scan import Finding, Report
 
 JSON_VERSION = 1
+HELP = """usage: python -m tf1_train.port scan PATH... [--json FILE|-] [--compat]
+           [--v1] [--v1_shapes] [--v1_variables] [--v1_control_flow]
+
+Reads every .py file (and a code base's C++/CUDA op sources and build scripts)
+under each PATH and lists what breaks, changes numbers or needs a rename on
+TensorFlow 2.16+ / Keras 3, with the fix and its docs/PORTING.md row.
+  --json FILE    the findings as JSON too (- : JSON on stdout, the table on stderr)
+  --compat       as the program runs through python -m tf1_train.compat
+  --v1, --v1_shapes, --v1_variables, --v1_control_flow
+                 as it runs through python -m tf1_train.compat with that option
+Exit status: 0 nothing breaks, 1 something breaks, 2 bad input."""
 OPTIONS = ("--compat", "--v1", "--v1_shapes", "--v1_variables", "--v1_control_flow")
 
 
@@ -66,6 +81,8 @@ def _parse_args(argv: Sequence[str]) -> Tuple[List[str], Optional[str], Optional
             json_to = arg.split("=", 1)[1] if "=" in arg else (rest.pop(0) if rest else "")
             if not json_to:
                 return [], None, "error: --json needs a FILE (or - for stdout)"
+        elif arg in ("-h", "--help"):
+            return [], None, None
         elif arg.startswith("-") and arg != "-":
             valid = ", ".join(("--json FILE",) + OPTIONS)
             return [], None, f"error: unknown option {arg}; valid: {valid}"
@@ -85,6 +102,11 @@ def main(argv: Sequence[str]) -> int:
     if error:
         print(error, file=sys.stderr)
         return 2
+    if not targets:  # -h, --help
+        print(HELP)
+        return 0
+    from tf1_train.port.scan import scan
+
     report = scan(targets, **given)
     for line in report.errors:
         print(line, file=sys.stderr)
