@@ -136,3 +136,14 @@ def test_the_port_check_gives_both_sides_the_labels(tmp_path, capsys):
     out = capsys.readouterr().out
     assert status == 0, out
     assert "inventory: 9 TF1 and 9 TF2 variables: all matched" in out and "result: agree" in out
+
+
+def test_the_keras_fit_route_refuses_a_model_that_takes_labels():
+    from tf1_train.tf2 import keras_fit
+
+    models.register("capsules_keras_for_test", capsules.build, keras=keras_fit.lenet5_layers)
+    try:
+        with pytest.raises(UserError, match=r"takes labels, which Keras' fit never gives"):
+            keras_fit.build_model("capsules_keras_for_test", (8, 8, 1), 10, 16.0)
+    finally:
+        models._REGISTRY.pop("capsules_keras_for_test")

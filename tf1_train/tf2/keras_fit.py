@@ -34,6 +34,7 @@ import tensorflow as tf
 from tf1_train import models
 from tf1_train.config import OptimizerConfig, PrecisionConfig
 from tf1_train.errors import TrainingDiverged, UserError
+from tf1_train.models import calls
 
 
 def mlp_layers() -> List[keras.layers.Layer]:
@@ -68,6 +69,11 @@ def build_model(
     if spec.keras is None:
         raise UserError(
             f"--model={name}: the Keras fit route supports {', '.join(models.with_keras())}"
+        )
+    if calls.takes_labels(models.get_model(name)):
+        raise UserError(
+            f"--model={name}: takes labels, which Keras' fit never gives a model's layers: "
+            "use --route=custom with a twin whose __call__ takes labels=None"
         )
     body = models.resolve(spec.keras, "model")()
     inputs = keras.Input(shape=image_shape)
