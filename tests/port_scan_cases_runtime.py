@@ -27,7 +27,11 @@ RUNTIME = [
         "              for i in range(n)]\n"
         "    return queues[task].dequeue_many(n - 1)\n"
         "acc = tf.ConditionalAccumulator(tf.float32, shared_name='acc')"
-        "  # expect: unplaced-shared-queue\n",
+        "  # expect: unplaced-shared-queue\n"
+        "def token_queue():\n"
+        "    return tf.FIFOQueue(1, [tf.int32], shared_name='token')"
+        "  # expect: unplaced-shared-queue\n"
+        "with tf.device('/job:ps/task:0'):\n    first = token_queue()\nsecond = token_queue()\n",
         TF + "cluster = tf.train.ClusterSpec({'ps': ps_hosts, 'worker': worker_hosts})\n"
         "def barrier(n, task):\n"
         "    with tf.device('/job:ps/task:0'):\n"
@@ -36,7 +40,10 @@ RUNTIME = [
         "    return queues[task].dequeue_many(n - 1)\n"
         "with tf.compat.v1.colocate_with(global_step):\n"
         "    acc = tf.ConditionalAccumulator(tf.float32, shared_name='acc')\n"
-        "local = tf.FIFOQueue(4, [tf.float32])\n",
+        "local = tf.FIFOQueue(4, [tf.float32])\n"
+        "def token_queue():\n    return tf.FIFOQueue(1, [tf.int32], shared_name='token')\n"
+        "def tokens():\n    return token_queue()\n"
+        "with tf.device('/job:ps/task:0'):\n    queue = tokens()\n",
     ),
     (
         "initialized-value",

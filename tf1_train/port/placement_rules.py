@@ -12,12 +12,13 @@ workers). ``install()`` does not change placement.
 Found: a queue or accumulator constructor given a ``shared_name=`` in a file
 that builds a cluster (``ClusterSpec``, ``Server``, ``replica_device_setter``),
 outside every ``with tf.device(...)`` and ``colocate_with(...)`` of its
-function or module (a device given, whichever, is the same on both).
+function or module (a device given, whichever, is the same on both), and
+not in a helper of the file that is only called inside one.
 tests/port_scan_cases_runtime.py has the cases.
 """
 
 import ast
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Set, Tuple
 
 from tf1_train.port.rules import BREAKS, _rule
 
@@ -55,17 +56,45 @@ def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[s
 
 def _outside_device_scopes(tree: ast.AST, resolve) -> List[ast.AST]:
     """Every node not inside a ``with`` whose item calls tf.device or
-    colocate_with (a device scope entered in another function is not seen)."""
+    colocate_with, nor in a function of the file that is only called inside
+    one (a helper its caller places; a scope entered in another file is not
+    seen)."""
+    placed = _placed_helpers(tree, resolve)
     out, todo = [], [tree]
     while todo:
         node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in placed:
+            continue
         out.append(node)
-        if isinstance(node, (ast.With, ast.AsyncWith)) and any(
-            _is_scope(item.context_expr, resolve) for item in node.items
-        ):
+        if _is_scoped_with(node, resolve):
             continue
         todo.extend(ast.iter_child_nodes(node))
     return out
+
+
+def _placed_helpers(tree: ast.AST, resolve) -> Set[str]:
+    """Names of the file's functions that are called, by name, only inside a
+    device scope or inside another such function (to a fixed point)."""
+    placed: Set[str] = set()
+    while True:
+        inside, outside, todo = set(), set(), [(tree, False)]
+        while todo:
+            node, scoped = todo.pop()
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                (inside if scoped else outside).add(node.func.id)
+            defined = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            scoped = scoped or _is_scoped_with(node, resolve) or (defined and node.name in placed)
+            todo.extend((child, scoped) for child in ast.iter_child_nodes(node))
+        found = inside - outside
+        if found == placed:
+            return placed
+        placed = found
+
+
+def _is_scoped_with(node: ast.AST, resolve) -> bool:
+    return isinstance(node, (ast.With, ast.AsyncWith)) and any(
+        _is_scope(item.context_expr, resolve) for item in node.items
+    )
 
 
 def _is_scope(expr: ast.AST, resolve) -> bool:
