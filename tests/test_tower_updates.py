@@ -96,3 +96,24 @@ def test_written_variables_sees_through_groups_and_control_dependencies():
         assert tower_updates.written_variables(group) == {"a", "c"}
         assert tower_updates.written_variables(v1.assign(b, c)) == {"b"}
         assert tower_updates.written_variables(tf.identity(a + b).op) == set()
+
+
+@pytest.mark.parametrize(
+    "mode, towers, said",
+    [
+        ("parameter_server", 2, "centers by ResourceScatterSub): all 2 towers write each shared "
+         "variable every step, in no fixed order"),
+        ("replicated", 2, "v0/centers by ResourceScatterSub): each tower's runs on its own copy"),
+        ("parameter_server", 1, None),
+    ],
+)  # fmt: skip
+def test_variables_the_forward_pass_writes_are_one_line(capsys, mode, towers, said):
+    """A center loss's scatter_sub under its penalty's control dependencies:
+    the loss needs it, so every tower's runs, unlike an UPDATE_OPS entry."""
+    _build("tests.user_models.center_loss:build", mode, towers)
+    lines = [x for x in capsys.readouterr().out.splitlines() if "forward pass" in x]
+    if said is None:
+        assert lines == []
+        return
+    assert len(lines) == 1 and lines[0].startswith("warning: the model writes variables")
+    assert said in lines[0]

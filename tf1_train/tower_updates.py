@@ -13,6 +13,8 @@ tower 0's entries for the variables tower 0 updates; replicated mode runs
 each tower's on its own copy, and copy 0 is saved and evaluated. Either way
 the saved values follow tower 0's batch, and the two modes agree. Both say
 so in one line, since a user's 1-tower numbers change with the tower count.
+Writes the loss itself depends on (say_forward_writes) cannot be left out:
+they are named in one line too.
 """
 
 from __future__ import annotations
@@ -113,3 +115,42 @@ def _say(ops: Sequence, what: str) -> None:
         f"cannot average over towers: {what}; {how}",
         flush=True,
     )
+
+
+def say_forward_writes(losses: Sequence[tf.Tensor], mode) -> None:
+    """A model that writes variables in its forward pass, outside UPDATE_OPS
+    (facenet's center loss: ``scatter_sub`` on its class centers under the
+    loss's control dependencies) has every tower's write run each step, which
+    tf1_train cannot average or leave out as it does UPDATE_OPS. With more
+    than one tower, one line says what ``mode`` (a variable-update mode)
+    makes of it."""
+    if len(losses) < 2:
+        return
+    writes = _forward_writes(losses[0])
+    if not writes:
+        return
+    names = ", ".join(f"{v} by {t}" for v, t in writes[:3]) + (", ..." if len(writes) > 3 else "")
+    print(
+        f"warning: the model writes variables in its forward pass, outside UPDATE_OPS "
+        f"({names}): {mode.forward_writes(len(losses))}; with one tower it is the TF1 "
+        "program's own numbers",
+        flush=True,
+    )
+
+
+def _forward_writes(loss: tf.Tensor) -> List[tuple]:
+    """(variable, op type) of every write the loss depends on, through its
+    inputs and control dependencies, by variable name."""
+    seen, todo, found = set(), [loss.op], {}
+    while todo:
+        op = todo.pop()
+        if op.name in seen:
+            continue
+        seen.add(op.name)
+        if op.type.startswith(WRITES) and op.inputs:
+            variable = _variable_name(op.inputs[0].op)
+            if variable:
+                found.setdefault(variable, op.type)
+        todo.extend(op.control_inputs)
+        todo.extend(t.op for t in op.inputs)
+    return sorted(found.items())

@@ -28,7 +28,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 import tensorflow as tf
 from tensorflow.python.training import moving_averages  # zero_debias has no public twin
 
-from tf1_train import devices, models
+from tf1_train import devices, models, tower_updates
 from tf1_train import precision as precisionlib
 from tf1_train.errors import UserError
 from tf1_train.models import calls, outputs
@@ -125,6 +125,7 @@ def build_towers(
     # make every checkpoint's MetaGraph export log a serialization warning.
     v1.get_default_graph().clear_collection(MOVING_STATS)
     runs = mode.tower_updates([t.update_ops for t in towers])
+    tower_updates.say_forward_writes([t.loss for t in towers], mode)
     return [t._replace(update_ops=ops) for t, ops in zip(towers, runs)]
 
 

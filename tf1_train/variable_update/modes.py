@@ -55,6 +55,11 @@ class Mode:
         """Which of each tower's UPDATE_OPS entries run (tower_updates.py)."""
         raise NotImplementedError
 
+    def forward_writes(self, towers: int) -> str:
+        """What a variable the model's forward pass writes gets with ``towers``
+        towers, for tower_updates.say_forward_writes' line."""
+        raise NotImplementedError
+
     def clip(self, grads_and_vars: GradsAndVars, norm: float) -> GradsAndVars:
         """``aggregate``'s pairs with the gradient clipped to global ``norm``
         (``tf.clip_by_global_norm``; 0: unchanged): the norm of the mean
@@ -124,6 +129,13 @@ class ParameterServer(Mode):
     def tower_updates(self, update_ops):
         return tower_updates.tower_zero_only(update_ops)
 
+    def forward_writes(self, towers: int) -> str:
+        """What a variable the model's forward pass writes gets (tower_updates.py)."""
+        return (
+            f"all {towers} towers write each shared variable every step, in no fixed order: "
+            "its value can change from run to run, even with --deterministic"
+        )
+
     def moving_average_updates(self, built):
         """Every tower recorded the same shared variable; its update is
         computed next to it."""
@@ -184,6 +196,10 @@ class Replicated(Mode):
 
     def tower_updates(self, update_ops):
         return tower_updates.each_on_its_copy(update_ops)
+
+    def forward_writes(self, towers: int) -> str:
+        del towers
+        return "each tower's runs on its own copy, and copy 0's (tower 0's batch) is saved"
 
     def moving_average_updates(self, built):
         """Tower i recorded its own copy; each copy's update is computed on
