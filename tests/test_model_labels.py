@@ -106,8 +106,8 @@ def test_an_export_the_model_cannot_build_without_labels_is_one_line(tmp_path):
 @pytest.mark.parametrize("precision", ["fp32", "bf16"])
 def test_both_entry_points_train_the_same_numbers_with_the_labels(tmp_path, precision):
     args = [f"--model={UM}:build", f"--tf2_model={UM}:CapsulesTwin", f"--loss={UM}:margin_loss",
-            "--num_gpus=2", "--deterministic", "--seed=3", "--train_steps=40",
-            "--display_every=10", "--batch_size=16", "--optimizer=adam",
+            "--num_gpus=2", "--deterministic", "--seed=3", "--train_steps=20",
+            "--display_every=5", "--batch_size=8", "--optimizer=adam",
             "--learning_rate=0.01", f"--precision={precision}"]  # fmt: skip
     modules = ("tf1_train.main", "tf1_train.tf2.main")
     runs = [[*args, f"--train_dir={tmp_path / m}"] for m in modules]
