@@ -54,8 +54,10 @@ NATIVE = [
         "op-build-framework",
         "TF_LIB := $(shell python -c 'import tensorflow as tf; print(tf.sysconfig.get_lib())')\n"
         "LDFLAGS = -L$(TF_LIB) -ltensorflow_framework  # expect: op-build-framework\n"
-        "LDFLAGS_115 = -L$(TF_LIB) -l:libtensorflow_framework.so.1  # expect: op-build-framework\n",
-        "LDFLAGS = -L$(TF_LIB) -l:libtensorflow_framework.so.2\n",
+        "LDFLAGS_115 = -L$(TF_LIB) -l:libtensorflow_framework.so.1  # expect: op-build-framework\n"
+        "LDLIBS = $(TF_LIB)/libtensorflow_framework.so  # expect: op-build-framework\n",
+        "LDFLAGS = -L$(TF_LIB) -l:libtensorflow_framework.so.2\n"
+        "LDLIBS = $(TF_LIB)/libtensorflow_framework.so.2\n",
         "Makefile",
     ),
     (

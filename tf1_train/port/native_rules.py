@@ -9,8 +9,9 @@ TF 1.x line at a time (tests/test_custom_ops.py repeats it):
   than C++17 are not supported."``;
 - ``Status::OK()``: ``'OK' is not a member of 'tensorflow::Status'`` (Status
   is absl's now); ``::tensorflow::Status()`` is OK on TF 1.x and 2.x alike;
-- ``-ltensorflow_framework`` or ``-l:libtensorflow_framework.so.1``: the link
-  fails (TensorFlow 2 ships ``libtensorflow_framework.so.2`` only);
+- ``-ltensorflow_framework``, ``-l:libtensorflow_framework.so.1`` or a path to
+  ``libtensorflow_framework.so`` (CMake's): the link fails (TensorFlow 2 ships
+  ``libtensorflow_framework.so.2`` only);
 - ``-D_GLIBCXX_USE_CXX11_ABI=0`` (TF 1.x's wheels were built so): it builds,
   and ``tf.load_op_library`` then raises ``undefined symbol``;
 - ``tensorflow/core/util/cuda_kernel_helper.h`` and its two neighbours (TF
@@ -101,7 +102,8 @@ _FLAG_PATTERNS = (
             r"|CMAKE_(?:CXX|CUDA)_STANDARD\s+(?:98|11|14)\b"
         ),
     ),
-    (FRAMEWORK, re.compile(r"-ltensorflow_framework\b|libtensorflow_framework\.so\.1\b")),
+    # -l, or a path to the library but TensorFlow 2's .so.2 (CMake's ${TF_LIB}/...so)
+    (FRAMEWORK, re.compile(r"-ltensorflow_framework\b|libtensorflow_framework\.so(?!\.2\b)")),
 )
 _SOURCE_PATTERNS = (
     (STATUS_OK, re.compile(r"\bStatus::OK\s*\(\s*\)")),
