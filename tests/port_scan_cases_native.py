@@ -29,7 +29,8 @@ NATIVE = [
         "flags = tf.sysconfig.get_compile_flags()\n"
         # prose that names the flag (warp-ctc's setup.py warns so) builds nothing
         "warnings.warn('If you compiled tensorflow from source and did not set '\n"
-        "              '-D_GLIBCXX_USE_CXX11_ABI=0 during compilation, set TF_CXX11_ABI=1')\n",
+        "              '-D_GLIBCXX_USE_CXX11_ABI=0 during compilation, set TF_CXX11_ABI=1')\n"
+        "print('Built with -D_GLIBCXX_USE_CXX11_ABI=0 first. Then rebuilt.')\n",
         "snippet.py",
     ),
     (

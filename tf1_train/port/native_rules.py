@@ -201,8 +201,9 @@ def string_findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str
 
 def _flag_like(text: str) -> bool:
     """A command line or flags, not prose: at least half its words are flags,
-    paths or assignments (a warning that names a flag is not a build)."""
-    words = [w.strip("'\"") for w in text.split()]
+    paths or assignments (a warning that names a flag is not a build); a
+    sentence's closing period or comma does not make a word a path."""
+    words = [w.strip("'\"").rstrip(".,;:!?") for w in text.split()]
     flags = [w for w in words if w.startswith("-") or any(c in w for c in "/.=$+")]
     return bool(words) and 2 * len(flags) >= len(words)
 
