@@ -24,13 +24,18 @@ NATIVE = [
         "compile_opts = '--compiler-options \\'-fPIC -D_GLIBCXX_USE_CXX11_ABI=0\\''"
         "  # expect: op-build-abi\n"
         "setup(ext_modules=[Extension('ops', ['ops.cc'],\n"
-        "      extra_compile_args=['-D_GLIBCXX_USE_CXX11_ABI=0'])])  # expect: op-build-abi\n",
+        "      extra_compile_args=['-D_GLIBCXX_USE_CXX11_ABI=0'])])  # expect: op-build-abi\n"
+        "args = tf.sysconfig.get_compile_flags() + ['-D_GLIBCXX_USE_CXX11_ABI=0']"
+        "  # expect: op-build-abi\n",
         "compile_opts = '--compiler-options \\'-fPIC -D_GLIBCXX_USE_CXX11_ABI=1\\''\n"
         "flags = tf.sysconfig.get_compile_flags()\n"
         # prose that names the flag (warp-ctc's setup.py warns so) builds nothing
         "warnings.warn('If you compiled tensorflow from source and did not set '\n"
         "              '-D_GLIBCXX_USE_CXX11_ABI=0 during compilation, set TF_CXX11_ABI=1')\n"
-        "print('Built with -D_GLIBCXX_USE_CXX11_ABI=0 first. Then rebuilt.')\n",
+        "print('Built with -D_GLIBCXX_USE_CXX11_ABI=0 first. Then rebuilt.')\n"
+        # TensorFlow's own flags after it: the compiler takes the last -D
+        "args = ['-O2', '-D_GLIBCXX_USE_CXX11_ABI=0'] + tf.sysconfig.get_compile_flags()\n"
+        "args = ['-D_GLIBCXX_USE_CXX11_ABI=0', *tf.sysconfig.get_compile_flags()]\n",
         "snippet.py",
     ),
     (

@@ -28,7 +28,7 @@ file's string constants that read as command lines are read for the build flags 
 import ast
 import pathlib
 import re
-from typing import Dict, Iterator, List, NamedTuple, Sequence, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Sequence, Set, Tuple
 
 from tf1_train.port.rules import BREAKS, _rule
 
@@ -190,13 +190,43 @@ def file_findings(path: pathlib.Path):
 
 
 def string_findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
-    """Build flags in a Python file's string constants (setup.py, a program that runs nvcc)."""
+    """Build flags in a Python file's string constants (setup.py, a program
+    that runs nvcc). A standard or ABI flag that TensorFlow's compile flags
+    follow in the same expression (``['-std=c++11'] + get_compile_flags()``,
+    ``[..., *get_compile_flags()]``) is not reported, as on a command line."""
+    overridden = _followed_by_tf_flags(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             if not _flag_like(node.value):
                 continue
             for _, key, construct, fills in text_findings(node.value, source=False):
-                yield node, key, construct, fills
+                if not (key in (ABI, STANDARD) and id(node) in overridden):
+                    yield node, key, construct, fills
+
+
+def _followed_by_tf_flags(tree: ast.AST) -> Set[int]:
+    """ids of the string constants that a call of TensorFlow's compile flags
+    follows: the left of a ``+`` whose right calls it, or an earlier item of
+    a list or tuple a later item of which calls it."""
+    found: Set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            pairs = [(node.left, [node.right])]
+        elif isinstance(node, (ast.List, ast.Tuple)):
+            pairs = [(item, node.elts[i + 1 :]) for i, item in enumerate(node.elts)]
+        else:
+            continue
+        for before, after in pairs:
+            if any(_calls_tf_flags(a) for a in after):
+                found.update(id(n) for n in ast.walk(before) if isinstance(n, ast.Constant))
+    return found
+
+
+def _calls_tf_flags(node: ast.AST) -> bool:
+    return any(
+        isinstance(n, ast.Call) and _TF_COMPILE_EXPANSION.search(ast.unparse(n.func))
+        for n in ast.walk(node)
+    )
 
 
 def _flag_like(text: str) -> bool:
