@@ -188,16 +188,19 @@ def _refuse_placeholders(ops, what: str) -> None:
     op = fed[0]
     name = op.name.split("/")[-1]
     if "label" in name.lower():  # CapsNet's masks, a margin head: the labels are given
-        raise UserError(
-            f"{what}: makes placeholder {name!r} ({op.get_attr('dtype').name}){_made_at(op)}, "
-            "which nothing feeds: a model that reads the labels takes them as a parameter, "
+        fix = (
+            "a model that reads the labels takes them as a parameter, "
             "fn(images, is_training, num_classes, labels=None): each tower is given its own"
         )
+    else:
+        fix = (
+            "the model is called as fn(images, is_training, num_classes); derive the value "
+            "from is_training (e.g. keep_prob = 0.5 if is_training else 1.0) or use "
+            "tf.compat.v1.placeholder_with_default(value, shape)"
+        )
+    dtype = op.get_attr("dtype").name
     raise UserError(
-        f"{what}: makes placeholder {name!r} ({op.get_attr('dtype').name}){_made_at(op)}, which "
-        "nothing feeds: the model is called as fn(images, is_training, num_classes); derive "
-        "the value from is_training (e.g. keep_prob = 0.5 if is_training else 1.0) or use "
-        "tf.compat.v1.placeholder_with_default(value, shape)"
+        f"{what}: makes placeholder {name!r} ({dtype}){_made_at(op)}, which nothing feeds: {fix}"
     )
 
 

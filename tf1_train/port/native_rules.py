@@ -211,14 +211,14 @@ def _followed_by_tf_flags(tree: ast.AST) -> Set[int]:
     found: Set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            pairs = [(node.left, [node.right])]
+            before = [node.left] if _calls_tf_flags(node.right) else []
         elif isinstance(node, (ast.List, ast.Tuple)):
-            pairs = [(item, node.elts[i + 1 :]) for i, item in enumerate(node.elts)]
+            # each item read once (a data table's list may be long): up to the last call
+            last = max((i for i, e in enumerate(node.elts) if _calls_tf_flags(e)), default=0)
+            before = node.elts[:last]
         else:
             continue
-        for before, after in pairs:
-            if any(_calls_tf_flags(a) for a in after):
-                found.update(id(n) for n in ast.walk(before) if isinstance(n, ast.Constant))
+        found.update(id(n) for b in before for n in ast.walk(b) if isinstance(n, ast.Constant))
     return found
 
 
