@@ -1,4 +1,4 @@
-"""What NumPy 2 removed that TF1-era programs use: the 36 names install()
+"""What NumPy 2 removed that TF1-era programs use: the 37 names install()
 puts back as NumPy 1.x had them (tf1_train/compat/_numpy_removed.py), and the
 scanner's verdict on each use against what the program does, with and
 without install() (the methods and arguments it cannot put back still break)."""
@@ -24,6 +24,7 @@ PROGRAM = (
     "j = np.lookfor\n"
     "k = a.copy().itemset(0, 1.0)\n"
     "m = np.in1d([[1, 2], [3, 4]], [2, 3])\n"
+    "n = np.cast[np.float32]((np.arange(3) - 127.5) / 127.5)\n"
 )
 
 
@@ -37,6 +38,9 @@ def test_install_puts_back_what_numpy_1_had(installed):
     assert np.asfarray([1, 2]).dtype == np.float64
     assert np.asfarray([1, 2], dtype=np.float32).dtype == np.float32
     assert np.asfarray([1, 2], dtype=int).dtype == np.float64  # NumPy 1.x's rule
+    assert np.cast[np.float32]([1, 2]).dtype == np.float32  # pixel-cnn's input scaling
+    assert np.cast["int64"](np.array([1.7, -1.7])).tolist() == [1, -1]  # astype truncates
+    assert np.cast[np.dtype("float16")](3).shape == ()
 
 
 def test_numpy_2_lacks_them_without_install():
@@ -53,4 +57,4 @@ def test_the_scan_breaks_exactly_where_numpy_2_raises(tmp_path, compat, request)
     report = scan.scan([str(tmp_path)], compat=compat)
     breaks = {f.line for f in report.findings if f.severity == "breaks"}
     assert breaks == raising_lines(PROGRAM, (AttributeError, TypeError, ValueError))
-    assert breaks == ({3, 4, 5, 11, 12} if compat else {3, 4, 5, 6, 7, 11, 12, 13})
+    assert breaks == ({3, 4, 5, 11, 12} if compat else {3, 4, 5, 6, 7, 11, 12, 13, 14})

@@ -29,6 +29,19 @@ def _msort(a):
     return np.sort(a, axis=0)
 
 
+class _Cast:
+    """NumPy 1.x's ``np.cast``: ``np.cast[np.float32](x)`` was
+    ``np.asarray(x).astype(np.float32)``, the key any type or dtype name
+    (pixel-cnn's input scaling, OpenAI's weight-norm code)."""
+
+    def __getitem__(self, key):
+        kind = np.dtype(key).type
+        return lambda x: np.asarray(x).astype(kind)
+
+    def __repr__(self) -> str:
+        return "np.cast (tf1_train.compat: NumPy 1.x's, as np.asarray(x).astype(T))"
+
+
 def _asfarray(a, dtype=np.double):
     if not np.issubdtype(dtype, np.inexact):
         dtype = np.float64
@@ -73,6 +86,7 @@ RESTORED = {
     "in1d": ("np.isin(ar1, ar2).ravel()", _in1d),
     "msort": ("np.sort(a, axis=0)", _msort),
     "asfarray": ("np.asarray(a, dtype=float)", _asfarray),
+    "cast": ("np.asarray(x).astype(T) for np.cast[T](x)", _Cast()),
 }
 
 
