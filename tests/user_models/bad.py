@@ -107,3 +107,9 @@ def starts_from_initialized_value(images, is_training, num_classes):
     w = tf.compat.v1.get_variable("w", [int(x.shape[-1]), num_classes])
     w_start = tf.compat.v1.Variable(w.initialized_value(), trainable=False, name="w_start")
     return tf.matmul(x, w) + 0.0 * tf.reduce_sum(w_start)
+
+
+def tf1_names(images, is_training, num_classes):
+    """A TF 1.x model in its own names: TensorFlow 2 has no tf.variable_scope."""
+    with tf.variable_scope("network"):
+        return tf.compat.v1.layers.dense(_flat(images), num_classes)

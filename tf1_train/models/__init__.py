@@ -25,6 +25,7 @@ import re
 from typing import TYPE_CHECKING, Callable, Dict, NamedTuple, Optional, Tuple, Union
 
 from tf1_train.errors import UserError
+from tf1_train.models import hints
 
 if TYPE_CHECKING:  # tensorflow is imported when a model is built, not with this module
     import tensorflow as tf
@@ -267,6 +268,7 @@ def _import_failure(error: Exception) -> str:
     """The exception, with what to do when it is a TF1 script's flags: a
     module that defines --batch_size at import clashes with tf1_train's."""
     text = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+    text += hints.tf1_name(text) if isinstance(error, AttributeError) else ""
     found = re.search(r"The flag '([^']+)' is defined twice", str(error))
     if type(error).__name__ != "DuplicateFlagError" or not found:
         return text
@@ -278,20 +280,28 @@ def _import_failure(error: Exception) -> str:
     )
 
 
+def _where(error: Exception) -> str:
+    """' (at file.py:42)': the innermost frame in the user's own code, not in
+    TensorFlow's, the import machinery's or ours; '' if there is none."""
+    import traceback
+
+    frames = [
+        f
+        for f in traceback.extract_tb(error.__traceback__)
+        if "site-packages" not in f.filename
+        and "/tf1_train/" not in f.filename
+        and "<frozen " not in f.filename  # importlib's own frames
+        and "__autograph_generated" not in f.filename  # tf.function's copy of the user's code
+    ]
+    return f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+
+
 def describe_failure(error: Exception) -> str:
     """'raised ValueError: <first line> (at file.py:42)' for a user's exception."""
     import traceback
 
-    # The innermost frame in the user's own code, not in TensorFlow's or ours.
     stack = traceback.extract_tb(error.__traceback__)
-    frames = [
-        f
-        for f in stack
-        if "site-packages" not in f.filename
-        and "/tf1_train/" not in f.filename
-        and "__autograph_generated" not in f.filename  # tf.function's copy of the user's code
-    ]
-    where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+    where = _where(error)
     message = str(error).strip().splitlines()[0] if str(error).strip() else ""
     if "pred must not be a Python bool" in message:  # tf.cond(is_training, ...)
         message += (
@@ -303,6 +313,8 @@ def describe_failure(error: Exception) -> str:
             "v.initialized_value() is not on TensorFlow 2's resource variables: use "
             "v.initial_value, or call tf1_train.compat.install() at the top of your module"
         )
+    if isinstance(error, AttributeError):  # tf.variable_scope, tf.layers, tf.contrib...
+        message += hints.tf1_name(message)
     if "not available with Keras 3" in message:  # tf.compat.v1.layers, rnn_cell
         message += (
             " (call tf1_train.compat.install() at the top of your module: docs/LEGACY_LAYERS.md)"
@@ -341,6 +353,11 @@ def resolve(ref: Ref, flag: str) -> Callable:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as e:
+        if hints.tf1_module(e.name):  # the user's module imports tensorflow.contrib
+            raise UserError(
+                f"--{flag}={ref}: importing {module_name!r} failed: "
+                f"{hints.tf1_module(e.name)}{_where(e)}"
+            ) from None
         raise UserError(
             f"--{flag}={ref}: module {e.name!r} not found "
             "(is its directory on PYTHONPATH, or its package installed?)"
