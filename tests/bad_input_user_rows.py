@@ -95,11 +95,14 @@ USER_CODE = [
     Bad("model in TF 1.x's names", [f"--model={_UM}.bad:tf1_names"],
         f"--model={_UM}.bad:tf1_names: raised AttributeError: module 'tensorflow' has no "
         "attribute 'variable_scope' (tf.variable_scope is TF 1.x's name: run your code's TF 1.x "
-        "names unchanged with python -m tf1_train.compat --v1 -m tf1_train.main", _INSTALL),
+        "names unchanged with --v1 (python -m tf1_train.main --v1, port check --v1)", _INSTALL),
     Bad("model module imports tensorflow.contrib", [f"--model={_UM}.contrib_import:build"],
         f"--model={_UM}.contrib_import:build: importing '{_UM}.contrib_import' failed: "
         "TensorFlow 2 has no module 'tensorflow.contrib' (TF 1.x's): run your code's",
         "contrib_import.py:4)"),
+    Bad("--v1 on the TF2 path", ["--v1"], "--v1: TF1 only",
+        "python -m tf1_train.port check --v1 runs the TF1 side in its own process",
+        module=TF2_MAIN),
     Bad("model with tf.layers, no compat", [f"--model={_UM}.bad:legacy_layers"],
         f"--model={_UM}.bad:legacy_layers: raised AttributeError", _INSTALL),
     Bad("model with tf.nn.rnn_cell, no compat", [f"--model={_UM}.bad:legacy_rnn_cell"],

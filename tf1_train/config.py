@@ -284,6 +284,7 @@ class Config:
     loss: str = ""  # data loss (labels, logits) -> loss: package.module:function
     hooks: str = ""  # fn() -> [SessionRunHook, ...] (hooks.py): package.module:function
     eval_metrics: str = ""  # fn(labels, logits) -> eval_metric_ops (eval_metrics.py)
+    v1: bool = False  # the user's code in TF 1.x's names (compat's --v1; the TF1 path only)
     data: DataConfig = DataConfig()
     devices: DeviceConfig = DeviceConfig()
     optimizer: OptimizerConfig = OptimizerConfig()

@@ -51,6 +51,13 @@ flags.DEFINE_string(
 flags.DEFINE_string(
     "tf2_model", "", "TF2 twin of a --model=package.module:function: package.module:Class."
 )
+flags.DEFINE_bool(
+    "v1",
+    False,
+    "Your code (--model, --loss, ...) is in TF 1.x's names: import tensorflow means the v1 "
+    "API in the files under the working directory, and tf.contrib is served, as python -m "
+    "tf1_train.compat --v1 runs them (TF1 path only).",
+)
 flags.DEFINE_string(
     "preprocess",
     "",
@@ -293,6 +300,10 @@ def main(argv) -> None:
     tf.get_logger().setLevel("ERROR")
     # The TF1 entry point, and only it, leaves eager mode (PORTING.md P15).
     tf.compat.v1.disable_eager_execution()
+    if cfg.v1:  # before the user's code is imported
+        from tf1_train.compat.__main__ import enter_v1
+
+        enter_v1(os.getcwd())
     try:
         if cfg.cluster.job_name != "ps":  # a parameter server runs no user code
             models.import_user_code(cfg)

@@ -146,6 +146,15 @@ def _run_module(module: str, args: list, given: Options) -> int:
     return 0
 
 
+def enter_v1(root: str) -> None:
+    """What ``python -m tf1_train.compat --v1 -m MODULE`` does before it runs
+    MODULE from ``root``: install(), graph mode, and the v1 API for the files
+    under ``root`` (tf1_train's own and installed packages keep TensorFlow
+    2's). The TF1 entry point's and port check's ``--v1`` (a user's model
+    module in TF 1.x's names, docs/YOUR_MODEL.md)."""
+    _graph_mode(os.path.abspath(root), Options(v1=True))
+
+
 def _graph_mode(v1_root: Optional[str], given: Options) -> None:
     """install(), graph mode, with ``--v1`` the v1 API for the files under
     ``v1_root`` (and ``--v1_packages``' files), and with ``--v1_shapes`` TF

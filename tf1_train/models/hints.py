@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 
 COMPAT_ROUTE = (
-    "run your code's TF 1.x names unchanged with python -m tf1_train.compat --v1 "
-    "-m tf1_train.main ... from the directory that holds it"
+    "run your code's TF 1.x names unchanged with --v1 (python -m tf1_train.main --v1, "
+    "port check --v1) from the directory that holds it"
 )
 EDIT = (
     "or call tf1_train.compat.install() at the top of your module, "

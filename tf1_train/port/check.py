@@ -207,6 +207,12 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         "--tf1", required=True, help="TF1 model: built-in name or package.module:function"
     )
     p.add_argument("--tf2", default="", help="TF2 side: built-in name or package.module:object")
+    p.add_argument(
+        "--v1",
+        action="store_true",
+        help="the TF1 side's code is in TF 1.x's names (python -m tf1_train.compat --v1's "
+        "rule: the v1 API in the files under the working directory)",
+    )
     p.add_argument("--name_map", default="", help="JSON file: pairs and regex rules, TF2 -> TF1")
     p.add_argument("--input_shape", default="", help="H,W,C: synthetic input of this shape")
     p.add_argument("--num_classes", type=int, default=10)
@@ -280,7 +286,7 @@ def case_from_flags(a: argparse.Namespace) -> Dict:
         "synthetic": a.use_synthetic_data, "input_shape": shape, "num_classes": a.num_classes,
         "preprocess": a.preprocess, "loss": a.loss, "tf2_loss": a.tf2_loss, "rules": rules,
         "seed": a.seed, "tf2_optimizer": a.tf2_optimizer, "record": "all",
-        "precision": a.precision, "loss_scale": a.loss_scale,
+        "precision": a.precision, "loss_scale": a.loss_scale, "v1": a.v1,
         "name_map": name_map.load(a.name_map) if a.name_map else {},
     })  # fmt: skip
 

@@ -319,6 +319,10 @@ def _run_side(side: str, cases_file: str, out_dir: str) -> int:
     from tf1_train import env
 
     env.freeze_imports()
+    if side == "tf1" and any(c["v1"] for c in cases):  # before the user's code is imported
+        from tf1_train.compat.__main__ import enter_v1
+
+        enter_v1(os.getcwd())
     if side != "tf1":
         from tf1_train.tf2.strategy import ensure_logical_cpus
 

@@ -9,8 +9,10 @@ twin of ``model``), ``towers``, ``batch`` (per tower), ``steps``,
 ``preprocess``, ``loss``/``tf2_loss``, ``rules`` (further config fields by
 name), ``seed``, ``tf2_optimizer`` (``v1`` or ``keras``), ``name_map`` and
 ``record`` (``all``: every variable after every step; ``final``: the end),
-``precision`` (``fp32``, ``bf16``, ``fp16``) and ``loss_scale`` (fp16's:
-``dynamic`` when empty, or a number).
+``precision`` (``fp32``, ``bf16``, ``fp16``), ``loss_scale`` (fp16's:
+``dynamic`` when empty, or a number) and ``v1`` (the TF1 side's code is in
+TF 1.x's names: its process serves it the v1 API, as ``python -m
+tf1_train.compat --v1`` does).
 
 No TensorFlow here: the parent process of a check only reads numpy files.
 """
@@ -45,6 +47,7 @@ DEFAULTS: Dict = {
     "record": "final",
     "precision": "fp32",
     "loss_scale": "",
+    "v1": False,
 }
 
 

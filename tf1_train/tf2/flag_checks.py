@@ -59,6 +59,12 @@ def _refuse(cfg: Config, route: str) -> None:
             f"--eval_metrics={cfg.eval_metrics}: the TF2 custom route only (--route=custom): "
             "Keras evaluate() runs its own compiled metrics"
         )
+    if cfg.v1:
+        raise UserError(
+            "--v1: TF1 only. The TF2 path trains your --tf2_model in TensorFlow 2's names, "
+            "and the twin shares the working directory with your TF1 code; to compare them, "
+            "python -m tf1_train.port check --v1 runs the TF1 side in its own process"
+        )
     if cfg.precision.auto_mixed_precision:
         raise UserError(
             "--auto_mixed_precision: TF1 only (it wraps a v1 optimizer for a Session); "
