@@ -10,9 +10,10 @@ directory, to the same variables, bit for bit, as the copy a porter edits
 to ``tf.compat.v1`` names trains without; ``port check --v1`` compares it,
 unchanged, with its TF2 port. Unchanged without ``--v1`` it is one error
 line naming both ways (tests/bad_input_user_rows.py has the entry point's
-rows).
+rows). twin.py is that port, on tf1_train.tf2.layers' batch norm.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -21,6 +22,7 @@ import numpy as np
 import tensorflow as tf
 
 from tests.conftest import COMPAT, ROOT, run_cli
+from tf1_train.port import check, hints, spec
 
 REPO = os.path.join(ROOT, "tests", "legacy_scripts", "v1_named_repo")
 FLAGS = ["--model=resnet:build", "--num_gpus=2", "--batch_size=16", "--train_steps=12",
@@ -79,23 +81,46 @@ def test_unchanged_tf1_names_train_as_the_edited_copy_does(tmp_path):
 
 
 def test_port_check_v1_compares_the_unchanged_code_with_its_port(tmp_path):
-    flags = ["--tf1=resnet:plain", "--tf2=twin:PlainTwin", "--steps=3", "--optimizer=momentum"]
+    """The unedited code is the reference; the twin's batch norms move as the
+    TF1 ones, and the epsilon TF 1.x's kernel used (1.001e-5, not the 1e-5
+    ops.py asks for) is in both sides' records, which the hint reads."""
+    flags = ["--tf1=resnet:build", "--steps=3", "--optimizer=momentum"]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
+    runs = {  # twin, --v1
+        "floor": ("ResNetTwin", True), "as_written": ("AsWritten", True),
+        "plain": ("ResNetTwin", False),
+    }  # fmt: skip
     procs = {
-        v1: subprocess.Popen(
-            [sys.executable, "-m", "tf1_train.port", "check", *flags, *(["--v1"] if v1 else [])],
+        name: subprocess.Popen(
+            [sys.executable, "-m", "tf1_train.port", "check", *flags, f"--tf2=twin:{twin}",
+             f"--work_dir={tmp_path / name}", *(["--v1"] if v1 else [])],
             cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
-        for v1 in (True, False)
+        for name, (twin, v1) in runs.items()
     }  # fmt: skip
-    out = {v1: proc.communicate(timeout=300) for v1, proc in procs.items()}
-    assert procs[True].returncode == 0, out[True][1][-3000:]
-    assert "inventory: 4 TF1 and 4 TF2 variables: all matched" in out[True][0]
-    assert out[True][0].rstrip().endswith("result: agree")
-    assert procs[False].returncode == 2
-    error = [line for line in out[False][1].splitlines() if line.startswith("error:")]
+    out = {name: proc.communicate(timeout=300) for name, proc in procs.items()}
+    for name in ("floor", "as_written"):
+        assert procs[name].returncode == 0, out[name][1][-3000:]
+        assert "inventory: 34 TF1 and 34 TF2 variables: all matched" in out[name][0]
+        assert out[name][0].rstrip().endswith("result: agree")  # moving statistics too
+    forward = {"phase": "forward", "step": 0, "tensor": "logits"}
+    evidence = {}
+    for name in ("floor", "as_written"):
+        case = spec.complete(json.loads((tmp_path / name / "cases0.json").read_text())[0])
+        tf1, tf2, info = check.load(case, str(tmp_path / name))
+        assert list(tf1["fwd:bn_epsilon"]) == [1.001e-5]  # TF 1.x's floor, under --v1
+        evidence[name] = [
+            h["evidence"] for h in hints.find(forward, hints.Context(case, info, tf1, tf2))
+        ]
+    assert evidence["floor"] == []
+    assert evidence["as_written"] == [
+        "batch-norm epsilon: TF1 1.001e-05, TF2 1e-05; TF 1.x's fused kernel raised any epsilon "
+        "below 1.001e-05 to it (cuDNN's minimum): give the port's batch norms epsilon=1.001e-05"
+    ]
+    assert procs["plain"].returncode == 2
+    error = [line for line in out["plain"][1].splitlines() if line.startswith("error:")]
     assert error == [
-        "error: --model=resnet:plain: importing 'resnet' failed: TensorFlow 2 has no module "
+        "error: --model=resnet:build: importing 'resnet' failed: TensorFlow 2 has no module "
         "'tensorflow.contrib' (TF 1.x's): run your code's TF 1.x names unchanged with --v1 "
         "(python -m tf1_train.main --v1, port check --v1) from the directory that holds it, or "
         "call tf1_train.compat.install() at the top of your module, then import "

@@ -11,6 +11,8 @@ from typing import Callable, Dict, List, NamedTuple, Optional
 
 import numpy as np
 
+from tf1_train.compat._fused_epsilon import MIN_EPSILON
+
 
 class Context(NamedTuple):
     case: Dict  # spec.complete()d
@@ -69,14 +71,20 @@ def _dropout(row, ctx):
 def _bn_epsilon(row, ctx):
     eps2 = sorted({b["epsilon"] for b in ctx.info.get("batch_norm", {}).values()})
     tf1 = _tf1_fact(ctx, "fwd:bn_epsilon")
-    if row["phase"] != "forward" or not eps2:
+    if row["phase"] not in ("forward", "gradient") or not eps2:
         return None
     if tf1 is None or len(tf1) == 0:  # not a fused kernel: epsilon is not an attribute
         return f"the TF2 batch norm uses epsilon {eps2}: is the TF1 one the same?"
     eps1 = sorted(float(e) for e in tf1)
-    if np.allclose(eps1, eps2, rtol=1e-6) if len(eps1) == len(eps2) else False:
+    if np.allclose(eps1, eps2, rtol=1e-6, atol=0) if len(eps1) == len(eps2) else False:
         return None
-    return f"batch-norm epsilon: TF1 {_fmt(eps1)}, TF2 {_fmt(eps2)}"
+    text = f"batch-norm epsilon: TF1 {_fmt(eps1)}, TF2 {_fmt(eps2)}"
+    if any(abs(e - MIN_EPSILON) < 1e-10 for e in eps1) and min(eps2) < MIN_EPSILON:
+        text += (  # the TF1 side ran TF 1.x's floor (tf1_train.compat._fused_epsilon)
+            f"; TF 1.x's fused kernel raised any epsilon below {MIN_EPSILON:g} to it "
+            f"(cuDNN's minimum): give the port's batch norms epsilon={MIN_EPSILON:g}"
+        )
+    return text
 
 
 def _fmt(values) -> str:

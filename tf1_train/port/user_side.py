@@ -27,6 +27,7 @@ from tf1_train.models import calls, outputs
 from tf1_train.port import cells, name_map, sides, spec
 from tf1_train.tf2 import optim
 from tf1_train.tf2 import precision as precisionlib
+from tf1_train.tf2.models import Model
 
 KNOWN_KWARGS = ("num_classes", "input_shape", "image_shape")
 
@@ -73,6 +74,9 @@ def side_info(obj, mapped: Dict[str, str]) -> Dict:
     import keras
 
     info = {"kind": "module", "batch_norm": {}, "dropout": False, "rnn_carry": []}
+    if isinstance(obj, Model):  # tf1_train/tf2/layers.py's BatchNorm: its decay is the momentum
+        for tf2, (decay, epsilon) in obj.params.batch_norm.items():
+            info["batch_norm"][mapped.get(tf2, tf2)] = {"momentum": decay, "epsilon": epsilon}
     if not isinstance(obj, keras.layers.Layer):
         return info
     info["kind"] = "keras"
@@ -146,7 +150,7 @@ def run(case: Dict, out: str) -> None:
     arrays = _forward(obj, loss_fn, trainable, inputs[0], ref["labels"][0], factor)
     for name, var in by_tf1.items():  # undo a batch norm's updates in the forward pass
         var.assign(initial[name])
-    step, info["optimizer"], scale_state = _step_fn(cfg, case, loss_fn, trainable)
+    step, info["optimizer"], scale_state = _step_fn(cfg, case, loss_fn, trainable, obj)
     losses, scales = [], []
     for k, (x, y) in enumerate(zip(inputs, ref["labels"]), 1):
         losses.append(float(step(x, tf.constant(y))))
@@ -204,8 +208,10 @@ def _loss_fn(case, obj):
     """(images, labels) -> (logits, data loss, the model's own loss terms)."""
     user = models.resolve(case["tf2_loss"], "tf2_loss") if case["tf2_loss"] else None
 
-    def loss(x, y):
+    def loss(x, y, stats=None):
         given = {"labels": y} if calls.twin_takes_labels(obj) else {}  # models/calls.py
+        if stats is not None:  # a Model's batch norms record their batch statistics
+            given["stats"] = stats
         out = obj(x, training=True, **given)
         logits, end_points = outputs.split(out, user, "the TF2 model")
         logits, end_points = tf.cast(logits, tf.float32), outputs.float32_end_points(end_points)
@@ -235,11 +241,15 @@ def _forward(obj, loss_fn, trainable, x, y, factor: float = 1.0) -> Dict:
     }
 
 
-def _step_fn(cfg, case, loss_fn, trainable):
+def _step_fn(cfg, case, loss_fn, trainable, obj):
     """One training step over ``case['towers']`` slices, what optimizer it
-    uses, and ``state(step)``: fp16's loss scale and skipped steps after it."""
+    uses, and ``state(step)``: fp16's loss scale and skipped steps after it.
+    A tf1_train ``Model``'s moving statistics move as the TF2 path moves
+    them: once a step, by the mean over the slices (tf2/steps.py)."""
     variables = list(trainable.values())
     n = case["towers"]
+    moving = obj.moving_by_name if isinstance(obj, Model) else {}
+    decays = obj.moving_decays if moving else []
     if case["tf2_optimizer"] == "keras":
         about, scaled, apply, state = _keras_route(cfg, case, variables)
     else:
@@ -248,10 +258,11 @@ def _step_fn(cfg, case, loss_fn, trainable):
     @tf.function
     def step(x, y):
         b = x.shape[0] // n
-        losses, per_tower = [], []
+        losses, per_tower, stats = [], [], []
         for i in range(n):
+            stats.append({} if moving else None)
             with tf.GradientTape() as tape:
-                _, data, own = loss_fn(x[i * b : (i + 1) * b], y[i * b : (i + 1) * b])
+                _, data, own = loss_fn(x[i * b : (i + 1) * b], y[i * b : (i + 1) * b], stats[i])
                 loss = data + own
                 target = scaled(loss)
             losses.append(loss)
@@ -260,6 +271,10 @@ def _step_fn(cfg, case, loss_fn, trainable):
             g[0] if n == 1 else tf.multiply(tf.add_n(list(g)), 1.0 / n) for g in zip(*per_tower)
         ]
         apply(grads)
+        for (name, var), decay in zip(moving.items(), decays):
+            total = tf.add_n([s[name] for s in stats])
+            mean = total if n == 1 else total * (1.0 / n)
+            var.assign(var * decay + (1.0 - decay) * mean)
         return tf.reduce_mean(tf.stack(losses))
 
     return step, about, state

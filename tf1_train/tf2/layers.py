@@ -7,7 +7,7 @@ checkpoint without any name mapping table.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, Optional, Tuple
 
 import tensorflow as tf
 
@@ -47,6 +47,9 @@ class Params(tf.Module):
     def __init__(self):
         super().__init__(name="params")
         self.by_name: Dict[str, tf.Variable] = {}
+        # moving statistic's name -> (decay, epsilon) of its batch norm: the
+        # step's update and port check's hints read them (BatchNorm below)
+        self.batch_norm: Dict[str, Tuple[float, float]] = {}
 
     def create(self, name: str, shape, init: Callable, trainable: bool = True) -> tf.Variable:
         initial = init(list(shape), initializers.seed_pair(name))
@@ -114,13 +117,25 @@ class BatchNorm:
     kernel's Bessel-corrected variance) for the step to average over replicas
     and apply once; moving statistics in eval. Input is NHWC (or 2-D)."""
 
-    def __init__(self, params: Params, name: str, channels: int):
+    def __init__(
+        self,
+        params: Params,
+        name: str,
+        channels: int,
+        decay: float = BN_DECAY,
+        epsilon: float = BN_EPSILON,
+    ):
+        """``decay`` and ``epsilon`` as the TF1 model's batch norm has them
+        (tf-slim's 0.999 and 0.001 by default; TF 1.x's fused kernel raised an
+        epsilon below 1.001e-5 to that)."""
         self.beta = params.create(f"{name}/beta", [channels], zeros)
         self.gamma = params.create(f"{name}/gamma", [channels], ones)
         self.moving_mean = params.create(f"{name}/moving_mean", [channels], zeros, False)
         self.moving_variance = params.create(f"{name}/moving_variance", [channels], ones, False)
         self.stat_names = (f"{name}/moving_mean", f"{name}/moving_variance")
-        self.channels = channels
+        for stat in self.stat_names:
+            params.batch_norm[stat] = (float(decay), float(epsilon))
+        self.channels, self.epsilon = channels, float(epsilon)
 
     def __call__(self, x: tf.Tensor, training: bool, stats: Optional[Dict]) -> tf.Tensor:
         flat = len(x.shape) == 2
@@ -137,7 +152,7 @@ class BatchNorm:
             offset=self.beta,
             mean=mean_in,
             variance=var_in,
-            epsilon=BN_EPSILON,
+            epsilon=self.epsilon,
             exponential_avg_factor=1.0,
             data_format="NHWC",
             is_training=training,

@@ -50,6 +50,13 @@ class Model(tf.Module):
         """Batch-norm moving statistics, in creation order."""
         return {n: v for n, v in self.by_name.items() if not v.trainable}
 
+    @property
+    def moving_decays(self) -> List[float]:
+        """Each moving statistic's decay (``moving_by_name``'s order): its
+        BatchNorm's, tf1_train's 0.9 for one made without layers.py."""
+        found = self.params.batch_norm
+        return [found.get(n, (layers.BN_DECAY, 0.0))[0] for n in self.moving_by_name]
+
 
 class MLP(Model):
     def __init__(self, image_shape: Tuple[int, int, int], num_classes: int):

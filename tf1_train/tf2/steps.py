@@ -11,13 +11,13 @@ to its copy: TF1's replicated mode.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, NamedTuple, Optional
+from typing import Callable, Dict, NamedTuple, Optional, Sequence
 
 import tensorflow as tf
 
 from tf1_train.data import user_input
 from tf1_train.models import outputs
-from tf1_train.tf2 import layers, models, optim
+from tf1_train.tf2 import models, optim
 from tf1_train.tf2 import precision as precisionlib
 from tf1_train.tf2.averages import WeightAverages
 
@@ -107,7 +107,7 @@ def make_steps(
     def apply(losses, grads, stats):
         reduced = strategy.extended.batch_reduce_to(SUM, list(zip(grads, variables)))
         precisionlib.apply_if_finite(strategy, reduced, loss_scale, update, skip)
-        update_moving_statistics(strategy, moving, stats)
+        update_moving_statistics(strategy, moving, stats, model.moving_decays)
         if averages is not None:
             averages.update(strategy, optimizer.step)
         return strategy.reduce(SUM, losses, axis=None)
@@ -143,21 +143,23 @@ def replica_loss(labels, logits, global_batch: int, loss_fn=None, end_points=Non
     return per_example / replicas
 
 
-def update_moving_statistics(strategy, moving: Dict[str, tf.Variable], stats) -> None:
+def update_moving_statistics(
+    strategy, moving: Dict[str, tf.Variable], stats, decays: Sequence[float]
+) -> None:
     """moving = decay * moving + (1 - decay) * mean over replicas of the batch
-    statistic: TF1's one update per moving variable (towers.moving_average_updates)."""
+    statistic, each with its batch norm's decay: TF1's one update per moving
+    variable (towers.moving_average_updates)."""
     if not moving:
         return
     n = strategy.num_replicas_in_sync
     summed = strategy.extended.batch_reduce_to(SUM, list(zip(stats, moving.values())))
-    decay = layers.BN_DECAY
 
-    def update(var, total):
+    def update(var, total, decay):
         mean = total if n == 1 else total * (1.0 / n)
         return var.assign(var * decay + (1.0 - decay) * mean)
 
-    for var, total in zip(moving.values(), summed):
-        strategy.extended.update(var, update, args=(total,))
+    for var, total, decay in zip(moving.values(), summed, decays):
+        strategy.extended.update(var, update, args=(total, decay))
 
 
 def synthetic_batches(

@@ -14,12 +14,3 @@ def build(images, is_training, num_classes):
         x = tf.nn.relu(batch_norm(x, is_training, scope="batch_norm"))
         x = tf.reduce_mean(x, axis=[1, 2], keepdims=True)
         return fully_connected(x, num_classes, scope="logit")
-
-
-def plain(images, is_training, num_classes):
-    """One convolution and the classifier, no batch norm: the model
-    twin.py ports (port check --v1 compares them)."""
-    with tf.variable_scope("network"):
-        x = tf.nn.relu(conv(images, 8, scope="conv"))
-        x = tf.reduce_mean(x, axis=[1, 2], keepdims=True)
-        return fully_connected(x, num_classes, scope="logit")
