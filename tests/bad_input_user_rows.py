@@ -100,6 +100,10 @@ USER_CODE = [
         f"--model={_UM}.contrib_import:build: importing '{_UM}.contrib_import' failed: "
         "TensorFlow 2 has no module 'tensorflow.contrib' (TF 1.x's): run your code's",
         "contrib_import.py:4)"),
+    Bad("model reads Dimension.value", [f"--model={_UM}.bad:dimension_value"],
+        f"--model={_UM}.bad:dimension_value: raised AttributeError: 'int' object has no "
+        "attribute 'value' (x.shape[i].value is TF 1.x's Dimension.value",
+        "unchanged: python -m tf1_train.compat --v1 --v1_shapes -m tf1_train.main"),
     Bad("--v1 on the TF2 path", ["--v1"], "--v1: TF1 only",
         "python -m tf1_train.port check --v1 runs the TF1 side in its own process",
         module=TF2_MAIN),

@@ -126,3 +126,20 @@ def test_port_check_v1_compares_the_unchanged_code_with_its_port(tmp_path):
         "call tf1_train.compat.install() at the top of your module, then import "
         f"tensorflow.compat.v1 as tf (at {REPO}/ops.py:12)"
     ]
+
+
+def test_dimension_value_runs_with_tf1xs_shapes_through_the_runner(tmp_path):
+    """dims.py reads x.shape[i].value: one --model line naming the fixes with
+    --v1 alone (a bad-input row), trained with the runner's --v1_shapes."""
+    args = ["-m", "tf1_train.main", "--model=dims:build", "--num_gpus=2", "--train_steps=5"]
+    env = {"TF_CPP_MIN_LOG_LEVEL": "2"}
+    runs = {
+        shapes: run_cli(["--v1", *shapes, *args, f"--train_dir={tmp_path}/{len(shapes)}"],
+                        module=COMPAT, cwd=REPO, env=env)
+        for shapes in ((), ("--v1_shapes",))
+    }  # fmt: skip
+    assert runs[()].returncode == 2
+    assert "'int' object has no attribute 'value' (x.shape[i].value is TF 1.x's" in runs[()].stderr
+    done = runs[("--v1_shapes",)]
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "done: global step 5" in done.stdout

@@ -113,3 +113,10 @@ def tf1_names(images, is_training, num_classes):
     """A TF 1.x model in its own names: TensorFlow 2 has no tf.variable_scope."""
     with tf.variable_scope("network"):
         return tf.compat.v1.layers.dense(_flat(images), num_classes)
+
+
+def dimension_value(images, is_training, num_classes):
+    """TF 1.x's flatten size: its shapes held Dimension objects."""
+    n_in = images.get_shape()[1].value * images.get_shape()[2].value
+    w = tf.compat.v1.get_variable("w", [n_in, num_classes])
+    return tf.matmul(tf.reshape(images, [-1, n_in]), w)

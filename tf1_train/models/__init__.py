@@ -314,7 +314,7 @@ def describe_failure(error: Exception) -> str:
             "v.initial_value, or call tf1_train.compat.install() at the top of your module"
         )
     if isinstance(error, AttributeError):  # tf.variable_scope, tf.layers, tf.contrib...
-        message += hints.tf1_name(message)
+        message += hints.tf1_name(message) + hints.dimension_value(message)
     if "not available with Keras 3" in message:  # tf.compat.v1.layers, rnn_cell
         message += (
             " (call tf1_train.compat.install() at the top of your module: docs/LEGACY_LAYERS.md)"

@@ -60,3 +60,20 @@ def tf1_module(name: str) -> str:
             "serve it: python -m tf1_train.port scan <your code> names what replaced it"
         )
     return f"TensorFlow 2 has no module {name!r} (TF 1.x's): {COMPAT_ROUTE}, {EDIT}"
+
+
+_DIMENSION_VALUE = re.compile(r"'(int|NoneType)' object has no attribute 'value'")
+
+
+def dimension_value(message: str) -> str:
+    """' (TF 1.x's Dimension.value ...)' for TensorFlow 2's ints (None for an
+    unknown size) where TF 1.x's shapes held ``Dimension`` objects, else ''."""
+    if not _DIMENSION_VALUE.search(message):
+        return ""
+    return (
+        " (x.shape[i].value is TF 1.x's Dimension.value: TF 2's shapes hold ints, None when "
+        "unknown: drop .value, or tf.compat.v1.dimension_value(x.shape[i]) for code that "
+        "runs on both; unchanged: python -m tf1_train.compat --v1 --v1_shapes -m "
+        "tf1_train.main ..., which gives TF 1.x's shapes to the whole process, tf1_train's "
+        "own code included)"
+    )
