@@ -13,12 +13,10 @@ line naming both ways (tests/bad_input_user_rows.py has the entry point's
 rows). twin.py is that port, on tf1_train.tf2.layers' batch norm.
 """
 
-import json
 import os
-import subprocess
-import sys
 
 import numpy as np
+import pytest
 import tensorflow as tf
 
 from tests.conftest import COMPAT, ROOT, run_cli
@@ -54,16 +52,12 @@ def _variables(train_dir):
 
 
 def test_unchanged_tf1_names_train_as_the_edited_copy_does(tmp_path):
-    # Fresh interpreters: `python -m` puts the working directory on sys.path.
-    env = {"PYTHONPATH": os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")])}
     copy = _edited_copy(tmp_path / "copy")
     runs = {
-        "flag": run_cli(["--v1", *FLAGS, f"--train_dir={tmp_path / 'flag'}"], cwd=REPO, env=env,
-                        fresh=True),
+        "flag": run_cli(["--v1", *FLAGS, f"--train_dir={tmp_path / 'flag'}"], cwd=REPO),
         "runner": run_cli(["--v1", "-m", "tf1_train.main", *FLAGS, f"--train_dir={tmp_path}/run"],
                           module=COMPAT, cwd=REPO, env={"TF_CPP_MIN_LOG_LEVEL": "2"}),
-        "edited": run_cli([*FLAGS, f"--train_dir={tmp_path / 'edited'}"], cwd=copy, env=env,
-                          fresh=True),
+        "edited": run_cli([*FLAGS, f"--train_dir={tmp_path / 'edited'}"], cwd=copy),
     }  # fmt: skip
     for run in runs.values():  # every kernel's L2 term, and no update left out
         assert run.returncode == 0, run.stderr[-3000:]
@@ -80,51 +74,49 @@ def test_unchanged_tf1_names_train_as_the_edited_copy_does(tmp_path):
             np.testing.assert_array_equal(unchanged[name], edited[name], err_msg=f"{way}: {name}")
 
 
-def test_port_check_v1_compares_the_unchanged_code_with_its_port(tmp_path):
+def _side_in_repo(side, cases_file, out_dir, timeout):
+    """A port-check side run from the code base's directory, as the CLI's
+    side processes are when it is started there (forked: tests/warm_cli.py)."""
+    out = run_cli([side, cases_file, out_dir], timeout, module="tf1_train.port.sides", cwd=REPO)
+    return out.returncode, out.stderr
+
+
+def test_port_check_v1_compares_the_unchanged_code_with_its_port(tmp_path, monkeypatch):
     """The unedited code is the reference; the twin's batch norms move as the
     TF1 ones, and the epsilon TF 1.x's kernel used (1.001e-5, not the 1e-5
     ops.py asks for) is in both sides' records, which the hint reads."""
-    flags = ["--tf1=resnet:build", "--steps=3", "--optimizer=momentum"]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
-    runs = {  # twin, --v1
-        "floor": ("ResNetTwin", True), "as_written": ("AsWritten", True),
-        "plain": ("ResNetTwin", False),
-    }  # fmt: skip
-    procs = {
-        name: subprocess.Popen(
-            [sys.executable, "-m", "tf1_train.port", "check", *flags, f"--tf2=twin:{twin}",
-             f"--work_dir={tmp_path / name}", *(["--v1"] if v1 else [])],
-            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )
-        for name, (twin, v1) in runs.items()
-    }  # fmt: skip
-    out = {name: proc.communicate(timeout=300) for name, proc in procs.items()}
-    for name in ("floor", "as_written"):
-        assert procs[name].returncode == 0, out[name][1][-3000:]
-        assert "inventory: 34 TF1 and 34 TF2 variables: all matched" in out[name][0]
-        assert out[name][0].rstrip().endswith("result: agree")  # moving statistics too
-    forward = {"phase": "forward", "step": 0, "tensor": "logits"}
-    evidence = {}
-    for name in ("floor", "as_written"):
-        case = spec.complete(json.loads((tmp_path / name / "cases0.json").read_text())[0])
-        tf1, tf2, info = check.load(case, str(tmp_path / name))
-        assert list(tf1["fwd:bn_epsilon"]) == [1.001e-5]  # TF 1.x's floor, under --v1
-        evidence[name] = [
-            h["evidence"] for h in hints.find(forward, hints.Context(case, info, tf1, tf2))
-        ]
-    assert evidence["floor"] == []
-    assert evidence["as_written"] == [
-        "batch-norm epsilon: TF1 1.001e-05, TF2 1e-05; TF 1.x's fused kernel raised any epsilon "
-        "below 1.001e-05 to it (cuDNN's minimum): give the port's batch norms epsilon=1.001e-05"
+    monkeypatch.syspath_prepend(REPO)  # the CLI finds --tf1 and --tf2 from there
+    flags = ["--tf1=resnet:build", "--tf2=twin:ResNetTwin", "--steps=3", "--optimizer=momentum"]
+    case = check.case_from_flags(check.parse([*flags, "--v1"]))
+    assert case["v1"] and not check.case_from_flags(check.parse(flags))["v1"]
+    cases = [
+        {**case, "id": "floor"},
+        {**case, "id": "as_written", "tf2": "twin:AsWritten"},
+        {**case, "id": "plain", "v1": False},
     ]
-    assert procs["plain"].returncode == 2
-    error = [line for line in out["plain"][1].splitlines() if line.startswith("error:")]
-    assert error == [
+    with pytest.raises(check.SideFailed) as failed:  # the plain one's TF1 side
+        check.run_chains(cases, str(tmp_path), shards=3, run_side=_side_in_repo)
+    assert failed.value.line == (
         "error: --model=resnet:build: importing 'resnet' failed: TensorFlow 2 has no module "
         "'tensorflow.contrib' (TF 1.x's): run your code's TF 1.x names unchanged with --v1 "
         "(python -m tf1_train.main --v1, port check --v1) from the directory that holds it, or "
         "call tf1_train.compat.install() at the top of your module, then import "
         f"tensorflow.compat.v1 as tf (at {REPO}/ops.py:12)"
+    )
+    forward = {"phase": "forward", "step": 0, "tensor": "logits"}
+    evidence = {}
+    for c in cases[:2]:
+        report = check.report(c, str(tmp_path))
+        assert report["ok"], check.format_report(report)  # moving statistics too
+        assert report["inventory"]["tf1_variables"] == report["inventory"]["tf2_variables"] == 34
+        tf1, tf2, info = check.load(spec.complete(c), str(tmp_path))
+        assert list(tf1["fwd:bn_epsilon"]) == [1.001e-5]  # TF 1.x's floor, under --v1
+        ctx = hints.Context(spec.complete(c), info, tf1, tf2)
+        evidence[c["id"]] = [h["evidence"] for h in hints.find(forward, ctx)]
+    assert evidence["floor"] == []
+    assert evidence["as_written"] == [
+        "batch-norm epsilon: TF1 1.001e-05, TF2 1e-05; TF 1.x's fused kernel raised any epsilon "
+        "below 1.001e-05 to it (cuDNN's minimum): give the port's batch norms epsilon=1.001e-05"
     ]
 
 

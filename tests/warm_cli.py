@@ -69,6 +69,8 @@ def serve() -> None:
         def run() -> None:
             fork_server.redirect(request["stdout"], request["stderr"])
             os.chdir(request["cwd"])
+            if sys.path[0] != os.getcwd():  # python -m puts its working directory first
+                sys.path.insert(0, os.getcwd())
             os.environ.clear()  # the variables tf1_train reads as it runs (TF_CONFIG, ...)
             os.environ.update(request["env"])
             sys.argv = [request["module"], *request["argv"]]
