@@ -6,8 +6,9 @@ TensorFlow 2 no longer has at its top level (``tf.variable_scope``,
 ``tf.layers``, ``tf.train.AdamOptimizer``) or at ``import
 tensorflow.contrib``. Python's own message says what is missing, not that
 the code is TF 1.x's or how to run it: these hints name both routes, the
-unchanged one (``python -m tf1_train.compat --v1 -m tf1_train.main``, which
-serves the v1 API to the files under the working directory) and the edit.
+unchanged one (``--v1`` on the TF1 entry point and in port check, which
+serves the v1 API to the files under the working directory, as ``python -m
+tf1_train.compat --v1`` does) and the edit.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ import tensorflow as tf
 from tf1_train import models, saved_scale, towers
 from tf1_train.models import calls, outputs
 from tf1_train.port import cells, name_map, sides, spec
-from tf1_train.tf2 import optim
+from tf1_train.tf2 import optim, steps
 from tf1_train.tf2 import precision as precisionlib
 from tf1_train.tf2.models import Model
 
@@ -272,9 +272,7 @@ def _step_fn(cfg, case, loss_fn, trainable, obj):
         ]
         apply(grads)
         for (name, var), decay in zip(moving.items(), decays):
-            total = tf.add_n([s[name] for s in stats])
-            mean = total if n == 1 else total * (1.0 / n)
-            var.assign(var * decay + (1.0 - decay) * mean)
+            steps.moving_average(var, tf.add_n([s[name] for s in stats]), n, decay)
         return tf.reduce_mean(tf.stack(losses))
 
     return step, about, state

@@ -153,13 +153,15 @@ def update_moving_statistics(
         return
     n = strategy.num_replicas_in_sync
     summed = strategy.extended.batch_reduce_to(SUM, list(zip(stats, moving.values())))
-
-    def update(var, total, decay):
-        mean = total if n == 1 else total * (1.0 / n)
-        return var.assign(var * decay + (1.0 - decay) * mean)
-
     for var, total, decay in zip(moving.values(), summed, decays):
-        strategy.extended.update(var, update, args=(total, decay))
+        strategy.extended.update(var, moving_average, args=(total, n, decay))
+
+
+def moving_average(var: tf.Variable, total, replicas: int, decay: float):
+    """``var``'s update from ``total``, the sum of ``replicas`` batch
+    statistics (the TF2 step's, and port check's slices: port/user_side.py)."""
+    mean = total if replicas == 1 else total * (1.0 / replicas)
+    return var.assign(var * decay + (1.0 - decay) * mean)
 
 
 def synthetic_batches(
