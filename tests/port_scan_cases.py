@@ -7,6 +7,7 @@ comment on a line of its own marks the next line). Snippets are never run.
 from typing import Dict, List, NamedTuple
 
 from tests.port_scan_cases_contrib import KEPT_CONTRIB
+from tests.port_scan_cases_fixmatch import FIXMATCH
 from tests.port_scan_cases_losses import LOSSES
 from tests.port_scan_cases_native import NATIVE
 from tests.port_scan_cases_runtime import RUNTIME
@@ -365,7 +366,9 @@ CASES: List[Case] = [
         "import os\nos.environ['TF_ENABLE_ONEDNN_OPTS'] = '1'\n",
     ),
 ]
-CASES += [Case(*c) for c in SELF_CAST + KEPT_CONTRIB + RUNTIME + LOSSES + STYLEGAN + NATIVE]
+CASES += [
+    Case(*c) for c in SELF_CAST + KEPT_CONTRIB + RUNTIME + LOSSES + STYLEGAN + NATIVE + FIXMATCH
+]
 
 # What tf_upgrade_v2 gets wrong, line by line (test_port_scan.py::test_tf_upgrade_v2_blind_spots).
 UPGRADE_TF = (

@@ -1,8 +1,8 @@
 """Trigger and twin snippets (rule, trigger, clean) for what a program hits
 when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
-(tf1_train/port/runtime_rules.py), TF 2's int shapes under TF 1.x's
-``.value`` (tf1_train/port/checks.py), NumPy's removed builtin aliases and NumPy
-2's removals (tf1_train/port/numpy_rules.py), SciPy's removals
+(tf1_train/port/runtime_rules.py), NumPy's removed builtin aliases and
+removed names (tf1_train/port/numpy_rules.py; NumPy 2's other removals and
+``.value`` on shapes: port_scan_cases_fixmatch.py), SciPy's removals
 (tf1_train/port/scipy_rules.py), Python 2 names in Python 3 source
 (tf1_train/port/py2_rules.py), Python 3 names later Pythons removed
 (tf1_train/port/py3_rules.py), a step counter found by its name
@@ -117,17 +117,6 @@ RUNTIME = [
         "        return tf.nn.embedding_lookup(emb, ids)\n",
     ),
     (
-        "dimension-value",
-        TF + "n = x.get_shape()[1].value  # expect: dimension-value\n"
-        "m = x.shape[-1].value  # expect: dimension-value\n"
-        "shape = x.get_shape()\nk = shape[0].value  # expect: dimension-value\n"
-        "ks = [d.value for d in shape[1:]]  # expect: dimension-value\n"
-        "for dim in x.shape:\n    print(dim.value)  # expect: dimension-value\n",
-        TF + "n = x.get_shape()[1]\nm = x.shape.dims[-1].value\nk = node.attr[1].value\n"
-        "shape = [2, 3]\nk = shape[0].value\nks = [d.value for d in x.shape.dims]\n"
-        "for d in nodes:\n    print(d.value)\n",
-    ),
-    (
         "flags-parse-flags",
         TF + "FLAGS = tf.flags.FLAGS\nFLAGS._parse_flags()  # expect: flags-parse-flags\n",
         TF + "FLAGS = tf.flags.FLAGS\nFLAGS(sys.argv)\nparser.parse_flags()\n",
@@ -144,19 +133,6 @@ RUNTIME = [
         "y = np.asscalar(a) + np.NaN  # expect: numpy-removed-alias\n"
         "z = np.product(a)  # expect: numpy-removed-alias\n",
         "import numpy as np\nx = np.float64(1)\ny = a.item() + np.nan\nz = np.prod(a)\n",
-    ),
-    (
-        "numpy-removed",
-        "import numpy as np\nb = image.tostring()  # expect: numpy-removed\n"
-        "img = np.fromstring(b, dtype=np.uint8)  # expect: numpy-removed\n"
-        "r = np.reshape(img, newshape=(2, 2))  # expect: numpy-removed\n"
-        "np.lookfor('mean')  # expect: numpy-removed\n"
-        "a.itemset(0, 1)  # expect: numpy-removed\n"
-        "q = np.array(action, copy=False)  # expect: numpy-removed\n",
-        "import numpy as np\nimport xml.etree.ElementTree as ET\nb = image.tobytes()\n"
-        "img = np.frombuffer(b, dtype=np.uint8)\nv = np.fromstring('1 2', dtype=int, sep=' ')\n"
-        "r = np.reshape(img, (2, 2))\ns = ET.tostring(node)\nm = np.row_stack([a, a])\n"
-        "q = np.asarray(action)\nc = np.array(action, copy=True)\n",
     ),
     (
         "scipy-moved",

@@ -94,3 +94,25 @@ def test_the_fix_the_scan_names_holds_for_every_variable():
     made, tensor = _variables()
     assert all(isinstance(v, tf.compat.v2.Variable) for v in made.values())
     assert not isinstance(tensor, tf.compat.v2.Variable)
+
+
+def test_a_variable_as_a_condition_raises_in_a_v1_graph_without_install():
+    # TF 1.15.5 (checked): a reference variable is true, having no __bool__.
+    with tf.Graph().as_default():
+        for variable in (v1.get_variable("w", [2]), v1.Variable(0.0)):
+            with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+                bool(variable)
+
+
+def test_after_install_a_v1_graphs_variable_is_true_and_an_eager_one_its_value(installed):
+    made, _ = _variables()
+    assert all(bool(v) for v in made.values())
+    zero, one = tf.Variable(0.0), tf.Variable(1.0)
+    assert (bool(zero), bool(one)) == (False, True)  # eager: TF 2's meaning, the value
+
+    @tf.function
+    def condition():
+        return bool(one)
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+        condition()

@@ -17,14 +17,16 @@ builtins (``np.int``) likewise, and ``tensorflow.contrib.quantize``,
 ``tensorflow.examples.tutorials.mnist`` (_tutorial_mnist.py), and
 ``tf.estimator`` when tensorflow-estimator is installed (_estimator.py), and
 SciPy's moved names and module paths as the program imports SciPy
-(_scipy_removed.py), and TensorFlow's step lookups find a counter made as
+(_scipy_removed.py), and Pillow's ``Image.ANTIALIAS`` (_pillow_removed.py), and
+TensorFlow's step lookups find a counter made as
 ``tf.Variable(0, name='global_step')`` (_global_step.py), and
 ``tf.keras.layers.Wrapper`` holds ``tf.layers`` layers again (_wrapper.py), and
 a ``.meta`` TF 1.x wrote with a batch norm's gradient imports (_graph_import.py), and a
 fused batch norm's epsilon has TF 1.x's floor (_fused_epsilon.py), and
 ``get_variable`` runs a regularizer once, as TF 1.x did (_regularizers.py), and
-resource variables have ``initialized_value()`` again (_initialized_value.py) and are
-instances of ``tf.compat.v1.Variable`` again (_variable_class.py), and ``Dataset.prefetch``
+resource variables have ``initialized_value()`` again (_initialized_value.py), are
+instances of ``tf.compat.v1.Variable`` again and true as a condition in a v1 graph
+(_variable_class.py), and ``Dataset.prefetch``
 takes a NumPy integer and a shape a bool as the ints TF 1.x made of them
 (_int_arguments.py), and ``tensorboard.summary`` has TensorBoard 1.x's ``*_pb`` and PR-curve
 functions again (_tensorboard_v1.py), and a custom-op library built for TF 1.x says so when
@@ -70,6 +72,7 @@ def install() -> None:
         _initialized_value,
         _int_arguments,
         _op_libraries,
+        _pillow_removed,
         _regularizers,
         _tensorboard_v1,
         _variable_class,
@@ -93,10 +96,11 @@ def install() -> None:
     _add_tutorial_modules()
     _add_estimator()
     _add_scipy_names()
+    _pillow_removed.install(_set)  # Image.ANTIALIAS & co., removed in Pillow 10
     _add_legacy_wrapper()
     _regularizers.install(_set)  # get_variable's regularizer called once, as on TF 1.x
     _initialized_value.install(_set)  # TF 1.15's Variable.initialized_value
-    _variable_class.install(_set)  # isinstance(v, tf.compat.v1.Variable) for resource variables
+    _variable_class.install(_set)  # isinstance(v, tf.compat.v1.Variable), `if v:` (v1 graph)
     _int_arguments.install(_set)  # prefetch(np.int64(n)), a bool dimension: ints, as on TF 1.x
     _tensorboard_v1.install(_set)  # tensorboard.summary.custom_scalar_pb & co. (TensorBoard 1.x)
     _op_libraries.install(_set, _tf_apis())  # a TF 1.x-built op library: why it does not load

@@ -8,7 +8,7 @@ point), and changes what a construct in another file does.
 import ast
 from typing import Dict, Iterator, Optional, Tuple
 
-from tf1_train.port import arg_order, device_rules
+from tf1_train.port import arg_order, device_rules, shape_rules
 from tf1_train.port.program import SESSION_NAMES, Program, in_api
 from tf1_train.port.rules import (
     BREAKS,
@@ -194,7 +194,7 @@ def call_findings(
     """(node, rule key, construct, fill-ins for the fix) for call- and shape-level rules."""
     functions = _plain_functions(tree)
     yield from device_rules.variable_op_tests(tree)
-    for node in _dimension_values(tree):
+    for node in shape_rules.dimension_values(tree):
         yield node, "dimension-value", ast.unparse(node), {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and str(node.value).startswith(AMP_VARIABLE):
@@ -259,56 +259,6 @@ def _plain_functions(tree: ast.AST) -> set:
         for n in ast.walk(tree)
         if isinstance(n, ast.FunctionDef) and id(n) not in methods and n.name not in stored
     }
-
-
-def _is_shape(node: ast.AST, bound: set) -> bool:
-    """`x.get_shape()`, `x.shape`, a name only ever bound to one of them, or a slice of these:
-    what TF 2 indexes and iterates as ints."""
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
-        node = node.value
-    if isinstance(node, ast.Name):
-        return node.id in bound
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        return node.func.attr == "get_shape" and not node.args
-    return isinstance(node, ast.Attribute) and node.attr == "shape"
-
-
-def _shape_names(tree: ast.AST) -> set:
-    """Names every assignment in the file binds to a shape (`shape = x.get_shape()`)."""
-    bound: Dict[str, bool] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    shape = _is_shape(node.value, set())
-                    bound[target.id] = bound.get(target.id, True) and shape
-        elif isinstance(node, (ast.For, ast.comprehension, ast.AugAssign, ast.AnnAssign)):
-            if isinstance(node.target, ast.Name):
-                bound[node.target.id] = False
-    return {name for name, shape in bound.items() if shape}
-
-
-def _dimension_values(tree: ast.AST) -> Iterator[ast.Attribute]:
-    """`.value` read from a shape's element: `x.get_shape()[i].value`, `x.shape[i].value`,
-    `shape[i].value` after `shape = x.get_shape()`, and `d.value` for `d` iterating a shape."""
-    bound = _shape_names(tree)
-    over: Dict[str, bool] = {}  # loop variable: whether every loop binding it walks a shape
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name):
-            over[n.target.id] = over.get(n.target.id, True) and _is_shape(n.iter, bound)
-    looped = {id(n.target) for n in ast.walk(tree) if isinstance(n, (ast.For, ast.comprehension))}
-    rebound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
-               and isinstance(n.ctx, ast.Store) and id(n) not in looped}  # fmt: skip
-    dims = {name for name, shape in over.items() if shape and name not in rebound}
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Attribute) and node.attr == "value"):
-            continue
-        sub = node.value
-        if isinstance(sub, ast.Subscript) and not isinstance(sub.slice, ast.Slice):
-            if _is_shape(sub.value, bound):
-                yield node
-        elif isinstance(sub, ast.Name) and sub.id in dims:
-            yield node
 
 
 def path_rule(path: str, program: Program, is_call: bool) -> Optional[Tuple[str, Dict[str, str]]]:

@@ -7,7 +7,7 @@ match full paths, so the same rule catches every spelling of one construct.
 """
 
 import ast
-from typing import Dict, Iterator, Optional, Tuple
+from typing import Dict, Iterator, Optional, Set, Tuple
 
 # Roots worth tracking; anything else (numpy, os, ...) is left alone.
 ROOTS = ("tensorflow", "tf_slim", "horovod", "keras", "tf_keras")
@@ -118,3 +118,21 @@ def dotted_uses(tree: ast.AST, aliases: Aliases) -> Iterator[Tuple[ast.AST, str,
         full = aliases.resolve(node)
         if full:
             yield node, full, ast.unparse(node)
+
+
+def imported_names(tree: ast.AST) -> Set[str]:
+    """Every name an import binds in the file, of any module: what a chain
+    such as ``np.average(x)`` or ``os.path.getsize(p)`` starts from."""
+    return {
+        (a.asname or a.name).split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in n.names
+    }  # fmt: skip
+
+
+def chain_root(node: ast.AST) -> str:
+    """The name an attribute chain starts from ('' for a call's result)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""

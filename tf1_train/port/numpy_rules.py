@@ -7,7 +7,9 @@ not), ``ndarray.tostring()`` (the TFRecord writers' ``img.tostring()``),
 ``np.reshape(..., newshape=)`` and ``np.array(x, copy=False)`` (baselines'
 replay buffer), which NumPy 2 turned from "copy if needed" into "never
 copy"; and ``np.load`` of a pickled dict without ``allow_pickle`` (NumPy
-1.16.3's default: facenet's MTCNN weights). Found running TensorFlow-Examples' DCGAN on
+1.16.3's default: facenet's MTCNN weights), and a generator given to
+``np.stack`` and its kin or to ``np.sum`` (FixMatch's augmentation pool:
+``np.stack(x['image'] for x in samples)``). Found running TensorFlow-Examples' DCGAN on
 NumPy 2.4. Names are checked against the installed NumPy, as api_names.py
 checks TensorFlow's, so the scan says what this NumPy lacks.
 """
@@ -73,6 +75,17 @@ COPY_FALSE = (
     "needed (a list, a scalar, another dtype)"
 )
 
+STACKS = tuple("numpy." + n for n in ("stack", "vstack", "hstack", "dstack", "column_stack"))
+GENERATOR = {
+    **dict.fromkeys(
+        STACKS + ("numpy.row_stack",),
+        "np.{name}([...]) (a list): NumPy 1.16 deprecated a generator there, and TensorFlow "
+        "2.21's NumPy raises TypeError 'arrays to stack must be passed as a \"sequence\" type'",
+    ),
+    "numpy.sum": "sum(...) (Python's, what np.sum of a generator returned) or np.sum([...]): "
+    "NumPy 1.15 deprecated it, and TensorFlow 2.21's NumPy raises TypeError",
+}
+
 
 def _expired(name: str) -> str:
     """NumPy's own word on a name it removed, or a plain one."""
@@ -134,6 +147,8 @@ def _call_fix(call: ast.Call, path) -> str:
     copy = [k.value for k in call.keywords if k.arg == "copy"]
     if path == "numpy.array" and copy and isinstance(copy[0], ast.Constant):
         return COPY_FALSE if copy[0].value is False else ""
+    if path in GENERATOR and call.args and isinstance(call.args[0], ast.GeneratorExp):
+        return GENERATOR[path].format(name=path.rsplit(".", 1)[-1])
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in METHODS and path is None:
         if func.attr != "tostring" or not (call.args or call.keywords):  # ET.tostring(e)

@@ -60,6 +60,7 @@ class Program(NamedTuple):
 INSTALL_FIXES = (
     "initialized-value",
     "isinstance-v1-variable",
+    "variable-truth",
     "tensorboard-summary-v1",
     "layers",
     "rnn-cell",
@@ -70,6 +71,7 @@ INSTALL_FIXES = (
     "numpy-removed-alias",
     "scipy-moved",
     "scipy-private-module",
+    "pillow-removed-alias",
     "slim-moved-names",
     "global-step-by-name",
     "global-step-supervisor",
@@ -114,7 +116,12 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
             "works only with TF 1.x's shapes on (python -m tf1_train.compat --v1_shapes, "
             "disable_v2_tensorshape() or disable_v2_behavior())"
         )
-    reference = key in ("variable-iadd", "feed-variable", "isinstance-v1-variable")
+    reference = key in (
+        "variable-iadd",
+        "feed-variable",
+        "isinstance-v1-variable",
+        "variable-truth",
+    )
     reference = reference or key.startswith("global-step-")
     if reference and program.v1_variables:
         return WORKS, V1_VARIABLES_NOTE.format(also="")

@@ -32,6 +32,7 @@ from tf1_train.port import (
     native_rules,
     numpy_rules,
     paths,
+    pillow_rules,
     placement_rules,
     private_paths,
     py2_rules,
@@ -218,6 +219,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(runtime_rules.parse_flags_findings(parsed.tree))
     raw.extend(numpy_rules.findings(parsed.tree))
     raw.extend(scipy_rules.findings(parsed.tree))
+    raw.extend(pillow_rules.findings(parsed.tree))
     raw.extend(tensorboard_rules.findings(parsed.tree))
     raw.extend(native_rules.string_findings(parsed.tree))
     here = pathlib.Path(parsed.file).parent

@@ -9,11 +9,17 @@ resource variables raise RuntimeError on ``+=``, ``-=``, ``*=``, ``/=`` and
 both). ``tf_upgrade_v2`` leaves the line as it is. The fix that keeps TF 1.x's
 numbers is the plain assignment; ``v.assign_add(x)`` would change the variable,
 which the program never did. tests/test_port_scan_variable_iadd.py runs each case.
+
+Such a variable as a condition: ``ema_var if ema_var else var`` after
+``ema_var = ema.average(var)`` (the EMA custom getter of MixMatch, FixMatch
+and many GANs). TF 1.x's reference variable had no ``__bool__`` and was true;
+a resource variable reads its value, which raises in a v1 graph.
 """
 
 import ast
 from typing import Dict, Iterator, List, Set, Tuple
 
+from tf1_train.port.names import chain_root, imported_names
 from tf1_train.port.rules import BREAKS, _rule
 
 ROW_IADD = "`v += x` on a variable"
@@ -46,11 +52,26 @@ _rule(
 )
 
 
+ROW_TRUTH = "a variable as a condition"
+_rule(
+    "variable-truth",
+    BREAKS,
+    "`{name} is not None` (what TF 1.x's test meant: its reference variables were true as any "
+    "object, and ExponentialMovingAverage.average() gives a variable or None): a resource "
+    "variable as a condition reads its value, which raises OperatorNotAllowedInGraphError "
+    "in a v1 graph (eagerly: the value's truth); unedited: tf1_train.compat.install()",
+    NOTHING,
+    ROW_TRUTH,
+)
+
+
 def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
     """Each scope's first in-place operator on a name it binds only to a new
-    variable (a maker's call, or a call of this file's function that returns one)."""
+    variable (a maker's call, or a call of this file's function that returns one),
+    and each test of such a name or of a moving average's ``average(var)``."""
     helpers = _helpers(tree, resolve)
     scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)]
+    yield from _truth_findings(tree, scopes, resolve, helpers)
     for scope in scopes:
         nodes = _own(scope)
         made = _variables(nodes, resolve, helpers)
@@ -68,6 +89,54 @@ def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[s
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _truth_findings(tree: ast.AST, scopes, resolve, helpers) -> Iterator[Tuple]:
+    imported = imported_names(tree)
+
+    def maker(call: ast.AST, resolve, helpers) -> str:
+        return _maker(call, resolve, helpers) or _average(call, imported)
+
+    for scope in scopes:
+        nodes = _own(scope)
+        made = _variables(nodes, resolve, helpers, maker)
+        seen: Set[int] = set()
+        for node in sorted(nodes, key=_position):
+            for test, construct in _conditions(node):
+                if isinstance(test, ast.Name) and test.id in made and id(test) not in seen:
+                    seen.add(id(test))
+                    yield test, "variable-truth", construct, {"name": test.id}
+
+
+def _average(call: ast.AST, imported: Set[str]) -> str:
+    """'average' for ``<object>.average(v)``: ExponentialMovingAverage's, which
+    gives v's average variable or None (not ``np.average``: a module's)."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+        return ""
+    plain = chain_root(call.func.value) not in imported
+    return "average" if call.func.attr == "average" and len(call.args) == 1 and plain else ""
+
+
+def _conditions(node: ast.AST) -> Iterator[Tuple[ast.AST, str]]:
+    """What ``node`` tests for truth, and the construct to name (a ``BoolOp``'s
+    last value is tested only where the whole is a condition)."""
+    if isinstance(node, ast.IfExp):
+        yield from ((t, ast.unparse(node)) for t in _tested(node.test))
+    elif isinstance(node, ast.BoolOp):
+        yield from ((t, ast.unparse(node)) for t in node.values[:-1])
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        yield from ((t, ast.unparse(node)) for t in _tested(node.operand))
+    elif isinstance(node, (ast.If, ast.While, ast.Assert)):
+        word = {ast.If: "if", ast.While: "while", ast.Assert: "assert"}[type(node)]
+        construct = f"{word} {ast.unparse(node.test)}" + (":" if word != "assert" else "")
+        yield from ((t, construct) for t in _tested(node.test))
+
+
+def _tested(test: ast.AST) -> Iterator[ast.AST]:
+    yield test
+    if isinstance(test, ast.BoolOp):
+        for value in test.values:
+            yield from _tested(value)
 
 
 def _own(scope: ast.AST) -> List[ast.AST]:
@@ -103,14 +172,17 @@ def _false(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
 
 
-def _variables(nodes: List[ast.AST], resolve, helpers: Dict[str, str]) -> Dict[str, str]:
+def _variables(
+    nodes: List[ast.AST], resolve, helpers: Dict[str, str], maker=None
+) -> Dict[str, str]:
     """Names the scope binds, every time, to a new variable: name -> rule key."""
+    maker = maker or _maker
     bound: Dict[str, List[str]] = {}
     skip = set()  # the target of a lone `name = ...` (seen there) and of `name += ...`
     for node in nodes:
         target = node.targets[0] if isinstance(node, ast.Assign) else None
         if isinstance(target, ast.Name) and len(node.targets) == 1:
-            bound.setdefault(target.id, []).append(_maker(node.value, resolve, helpers))
+            bound.setdefault(target.id, []).append(maker(node.value, resolve, helpers))
             skip.add(id(target))
         elif isinstance(node, ast.AugAssign):
             skip.add(id(node.target))

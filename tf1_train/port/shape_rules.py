@@ -1,0 +1,110 @@
+"""Where a program reads ``.value`` from a shape's element (TF 1.x's
+``Dimension``; TF 2's shapes hold ints or None): ``x.shape[i].value``,
+``shape[i].value`` after ``shape = x.get_shape()``, ``d.value`` for ``d``
+walking a shape.
+
+A name counts as a shape in the function that binds it (and in the functions
+nested in it that do not bind it again), so ``s = x.get_shape().as_list()``
+in one function does not hide ``s = x.shape`` in another (FixMatch's
+``smart_shape`` and ``interleave`` in one file); ``s, t = x.shape,
+tf.shape(x)`` binds ``s`` to a shape.
+"""
+
+import ast
+from typing import Dict, Iterator, List, Set
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def dimension_values(tree: ast.AST) -> Iterator[ast.Attribute]:
+    """Each ``.value`` read from a shape's element, scope by scope."""
+    yield from _scope(tree, set())
+
+
+def _scope(scope: ast.AST, outer: Set[str]) -> Iterator[ast.Attribute]:
+    nodes = _own(scope)
+    bound = _shape_names(nodes, outer)
+    over: Dict[str, bool] = {}  # loop variable: whether every loop binding it walks a shape
+    loops = [n for n in nodes if isinstance(n, (ast.For, ast.comprehension))]
+    for n in loops:
+        if isinstance(n.target, ast.Name):
+            over[n.target.id] = over.get(n.target.id, True) and _is_shape(n.iter, bound)
+    looped = {id(n.target) for n in loops}
+    rebound = {n.id for n in nodes if isinstance(n, ast.Name)
+               and isinstance(n.ctx, ast.Store) and id(n) not in looped}  # fmt: skip
+    dims = {name for name, shape in over.items() if shape and name not in rebound}
+    for node in nodes:
+        if isinstance(node, _SCOPES):
+            yield from _scope(node, bound - _parameters(node))
+        if not (isinstance(node, ast.Attribute) and node.attr == "value"):
+            continue
+        sub = node.value
+        if isinstance(sub, ast.Subscript) and not isinstance(sub.slice, ast.Slice):
+            if _is_shape(sub.value, bound):
+                yield node
+        elif isinstance(sub, ast.Name) and sub.id in dims:
+            yield node
+
+
+def _own(scope: ast.AST) -> List[ast.AST]:
+    """The nodes of ``scope``: nested functions themselves, not their insides
+    (a class body is walked, as Python resolves its names in the enclosing one)."""
+    out, todo = [], list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if not isinstance(node, _SCOPES):
+            todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _parameters(function: ast.AST) -> Set[str]:
+    args = function.args
+    every = args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
+    return {a.arg for a in every if a is not None}
+
+
+def _is_shape(node: ast.AST, bound: set) -> bool:
+    """`x.get_shape()`, `x.shape`, a name only ever bound to one of them, or a slice of these:
+    what TF 2 indexes and iterates as ints."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        node = node.value
+    if isinstance(node, ast.Name):
+        return node.id in bound
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr == "get_shape" and not node.args
+    return isinstance(node, ast.Attribute) and node.attr == "shape"
+
+
+def _shape_names(nodes: List[ast.AST], outer: Set[str]) -> Set[str]:
+    """Names every assignment in the scope binds to a shape (`shape = x.get_shape()`,
+    `s, t = x.shape, tf.shape(x)`), and the enclosing scope's it leaves alone."""
+    bound: Dict[str, bool] = {}
+    seen = set()  # the Name nodes of the targets below
+    for node in nodes:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name, value in _pairs(target, node.value):
+                    bound[name] = bound.get(name, True) and _is_shape(value, set())
+                seen |= {id(n) for n in ast.walk(target)}
+    for node in nodes:  # any other binding: `for s in ...`, `s += ...`, `with ... as s`
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in seen:
+            bound[node.id] = False
+    kept = {name for name in outer if name not in bound}
+    return kept | {name for name, shape in bound.items() if shape}
+
+
+def _pairs(target: ast.AST, value: ast.AST):
+    """(name, the value it gets) for `name = value` and `a, b = v, w`; a name
+    unpacked from anything else gets None."""
+    if isinstance(target, ast.Name):
+        yield target.id, value
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        values = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
+        if values is not None and len(values) == len(target.elts):
+            for t, v in zip(target.elts, values):
+                yield from _pairs(t, v)
+        else:
+            for n in ast.walk(target):
+                if isinstance(n, ast.Name):
+                    yield n.id, None
