@@ -358,13 +358,6 @@ CASES: List[Case] = [
         "import keras\nopt = keras.optimizers.LossScaleOptimizer(sgd, dynamic_growth_steps=1000)\n"
         "scaled = opt.scale_loss(loss)\n",
     ),
-    Case(
-        "amp-env-var",
-        "import os\nos.environ['TF_ENABLE_AUTO_MIXED_PRECISION'] = '1'  # expect: amp-env-var\n"
-        "os.environ.setdefault('TF_ENABLE_AUTO_MIXED_PRECISION_GRAPH_REWRITE', '1')"
-        "  # expect: amp-env-var\n",
-        "import os\nos.environ['TF_ENABLE_ONEDNN_OPTS'] = '1'\n",
-    ),
 ]
 CASES += [
     Case(*c) for c in SELF_CAST + KEPT_CONTRIB + RUNTIME + LOSSES + STYLEGAN + NATIVE + FIXMATCH

@@ -1,5 +1,6 @@
 """Trigger and twin snippets (rule, trigger, clean) for what a program hits
-when it runs beyond TensorFlow's API table: TF 1.4's _parse_flags
+when it runs beyond TensorFlow's API table: NVIDIA's mixed-precision
+environment variables (tf1_train/port/checks.py), TF 1.4's _parse_flags
 (tf1_train/port/runtime_rules.py), NumPy's removed builtin aliases and
 removed names (tf1_train/port/numpy_rules.py; NumPy 2's other removals and
 ``.value`` on shapes: port_scan_cases_fixmatch.py), SciPy's removals
@@ -18,6 +19,13 @@ CASES. Snippets are never run."""
 TF = "import tensorflow as tf\n"
 
 RUNTIME = [
+    (
+        "amp-env-var",
+        "import os\nos.environ['TF_ENABLE_AUTO_MIXED_PRECISION'] = '1'  # expect: amp-env-var\n"
+        "os.environ.setdefault('TF_ENABLE_AUTO_MIXED_PRECISION_GRAPH_REWRITE', '1')"
+        "  # expect: amp-env-var\n",
+        "import os\nos.environ['TF_ENABLE_ONEDNN_OPTS'] = '1'\n",
+    ),
     (
         "unplaced-shared-queue",
         TF + "cluster = tf.train.ClusterSpec({'ps': ps_hosts, 'worker': worker_hosts})\n"

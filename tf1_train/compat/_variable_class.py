@@ -32,10 +32,9 @@ def install(set_attribute) -> None:
     ``set_attribute`` (_install._set: uninstall() puts TensorFlow's own back)."""
     from tensorflow.python.ops import resource_variable_ops, variable_v1
 
-    _install_truth(set_attribute, resource_variable_ops.BaseResourceVariable)
-
     v1 = variable_v1.VariableV1
     resource = resource_variable_ops.BaseResourceVariable
+    _install_truth(set_attribute, resource)
     meta = type(v1)
     instance_check = getattr(meta.__instancecheck__, "_tf1_train_original", meta.__instancecheck__)
     subclass_check = getattr(meta.__subclasscheck__, "_tf1_train_original", meta.__subclasscheck__)

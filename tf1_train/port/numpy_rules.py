@@ -75,10 +75,10 @@ COPY_FALSE = (
     "needed (a list, a scalar, another dtype)"
 )
 
-STACKS = tuple("numpy." + n for n in ("stack", "vstack", "hstack", "dstack", "column_stack"))
-GENERATOR = {
+STACKS = ("stack", "vstack", "hstack", "dstack", "column_stack", "row_stack")
+GENERATOR = {  # what refuses a generator as its first argument now
     **dict.fromkeys(
-        STACKS + ("numpy.row_stack",),
+        ("numpy." + name for name in STACKS),
         "np.{name}([...]) (a list): NumPy 1.16 deprecated a generator there, and TensorFlow "
         "2.21's NumPy raises TypeError 'arrays to stack must be passed as a \"sequence\" type'",
     ),
