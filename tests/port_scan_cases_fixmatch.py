@@ -3,8 +3,9 @@ FixMatch (d4985a1) hit on TensorFlow 2.21 beyond its TF 1.x names: a variable
 as a condition (its EMA getter, tf1_train/port/variable_rules.py), a
 generator given to ``np.stack`` (tf1_train/port/numpy_rules.py),
 ``Image.ANTIALIAS`` (tf1_train/port/pillow_rules.py) and ``.value`` on a
-shape in a file that binds the name otherwise elsewhere
-(tf1_train/port/shape_rules.py); joined to tests/port_scan_cases.py's CASES.
+shape in a file that binds the name otherwise elsewhere, or in a lambda
+mapped over a shape (lengstrom/fast-style-transfer;
+tf1_train/port/shape_rules.py); joined to tests/port_scan_cases.py's CASES.
 Snippets are never run."""
 
 TF = "import tensorflow as tf\n"
@@ -20,12 +21,14 @@ FIXMATCH = [
         "def smart_shape(x):\n    s, t = x.shape, tf.shape(x)\n"
         "    return [t[i] if s[i].value is None else s[i] for i in range(4)]"
         "  # expect: dimension-value\n"
-        "def interleave(x, batch):\n    s = x.get_shape().as_list()\n    return s[0]\n",
+        "def interleave(x, batch):\n    s = x.get_shape().as_list()\n    return s[0]\n"
+        "b, h = map(lambda i: i.value, layer.get_shape())  # expect: dimension-value\n",
         TF + "n = x.get_shape()[1]\nm = x.shape.dims[-1].value\nk = node.attr[1].value\n"
         "shape = [2, 3]\nk = shape[0].value\nks = [d.value for d in x.shape.dims]\n"
         "for d in nodes:\n    print(d.value)\n"
         "def interleave(x, batch):\n    s = x.get_shape().as_list()\n    return s[0].value\n"
-        "def first(shape):\n    return shape[0].value\n",
+        "def first(shape):\n    return shape[0].value\n"
+        "b, h = map(lambda i: i.value, nodes)\nc = map(lambda i, j: i.value, x.shape, x.shape)\n",
     ),
     (
         "numpy-removed",

@@ -1,7 +1,8 @@
 """Where a program reads ``.value`` from a shape's element (TF 1.x's
 ``Dimension``; TF 2's shapes hold ints or None): ``x.shape[i].value``,
 ``shape[i].value`` after ``shape = x.get_shape()``, ``d.value`` for ``d``
-walking a shape.
+walking a shape, ``p.value`` in ``map(lambda p: ..., shape)``
+(lengstrom/fast-style-transfer's ``map(lambda i: i.value, layer.get_shape())``).
 
 A name counts as a shape in the function that binds it (and in the functions
 nested in it that do not bind it again), so ``s = x.get_shape().as_list()``
@@ -21,7 +22,9 @@ def dimension_values(tree: ast.AST) -> Iterator[ast.Attribute]:
     yield from _scope(tree, set())
 
 
-def _scope(scope: ast.AST, outer: Set[str]) -> Iterator[ast.Attribute]:
+def _scope(
+    scope: ast.AST, outer: Set[str], mapped: Set[str] = frozenset()
+) -> Iterator[ast.Attribute]:
     nodes = _own(scope)
     bound = _shape_names(nodes, outer)
     over: Dict[str, bool] = {}  # loop variable: whether every loop binding it walks a shape
@@ -32,10 +35,11 @@ def _scope(scope: ast.AST, outer: Set[str]) -> Iterator[ast.Attribute]:
     looped = {id(n.target) for n in loops}
     rebound = {n.id for n in nodes if isinstance(n, ast.Name)
                and isinstance(n.ctx, ast.Store) and id(n) not in looped}  # fmt: skip
-    dims = {name for name, shape in over.items() if shape and name not in rebound}
+    dims = {name for name, shape in over.items() if shape and name not in rebound} | mapped
+    over_shape = _lambdas_mapped_over_shapes(nodes, bound)
     for node in nodes:
         if isinstance(node, _SCOPES):
-            yield from _scope(node, bound - _parameters(node))
+            yield from _scope(node, bound - _parameters(node), over_shape.get(id(node), set()))
         if not (isinstance(node, ast.Attribute) and node.attr == "value"):
             continue
         sub = node.value
@@ -44,6 +48,21 @@ def _scope(scope: ast.AST, outer: Set[str]) -> Iterator[ast.Attribute]:
                 yield node
         elif isinstance(sub, ast.Name) and sub.id in dims:
             yield node
+
+
+def _lambdas_mapped_over_shapes(nodes: List[ast.AST], bound: set) -> Dict[int, Set[str]]:
+    """For each `map(lambda d: ..., shape)`: the lambda's id and its one parameter's name."""
+    out = {}
+    for node in nodes:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        if node.func.id != "map" or len(node.args) != 2:
+            continue
+        function, iterable = node.args
+        if isinstance(function, ast.Lambda) and _is_shape(iterable, bound):
+            if len(function.args.args) == 1:
+                out[id(function)] = {function.args.args[0].arg}
+    return out
 
 
 def _own(scope: ast.AST) -> List[ast.AST]:
