@@ -257,6 +257,7 @@ CASES: List[Case] = [
         "def ps_chooser(op):\n"
         "    if op.type in ['Variable', 'VariableV2']:  # expect: variable-op-type\n"
         "        return '/job:ps/task:0'\n"
+        "    if 'Variable' in op.type:  # expect: variable-op-type\n        return ''\n"
         "    return '/job:ps/task:1' if op.node_def.op.startswith('Variable') else ''"
         "  # expect: variable-op-type\n"
         "PS_OPS = ['Variable', 'VariableV2', 'AutoReloadVariable']\n"
@@ -271,7 +272,8 @@ CASES: List[Case] = [
         "        return '/job:ps/task:0'\n    return op.device\n"
         "kind = 'Variable'\n"
         "VAR_OPS = ('Variable', 'VariableV2', 'VarHandleOp')\n"
-        "def chooser(op):\n    return '/cpu:0' if op.type in VAR_OPS else op.device\n",
+        "def chooser(op):\n    return '/cpu:0' if op.type in VAR_OPS else op.device\n"
+        "def assign_to_gpu(op):\n    return '/cpu:0' if op.node_def.op == 'Variable' else ''\n",
     ),
     Case(
         "xent-positional",

@@ -4,7 +4,10 @@ or ``node_def.op in PS_OPS`` with ``PS_OPS = ['Variable', 'VariableV2',
 'AutoReloadVariable']`` (the multi-GPU examples' ``assign_to_device``, copied
 into many code bases). TF 2's ``get_variable`` makes resource variables
 (``VarHandleOp``), so such a chooser no longer sees them: every variable stays
-on the tower's or worker's device, without an error.
+on the tower's or worker's device, without an error. ``op.type == 'Variable'``
+alone is not reported: TF 1.x's variables were ``VariableV2`` ops since 1.0,
+so that test found none on TF 1.x either (XLNet's ``assign_to_gpu``; checked
+on TensorFlow 1.15.5).
 """
 
 import ast
@@ -25,6 +28,9 @@ _rule(
     ROW_VARIABLE_OPS,
 )
 REF_VARIABLE_OPS = ("Variable", "VariableV2", "VariableV1")
+# What TF 1.x's variables were since 1.0: a test for 'Variable' alone (TF 0.x's op, kept in
+# XLNet's and Transformer-XL's `assign_to_gpu`) never matched them, so nothing changes.
+TF1_OP = "VariableV2"
 
 
 def variable_op_tests(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
@@ -79,4 +85,9 @@ def _tests_ref_variable_ops(node: ast.AST, lists: Dict[str, list]) -> bool:
         listed = lists.get(part.id, []) if isinstance(part, ast.Name) else []
         if "VarHandleOp" not in listed:
             values += listed
-    return any(v in REF_VARIABLE_OPS for v in values)
+    if not isinstance(node, ast.Compare):  # startswith('Variable') found TF 1.x's VariableV2
+        return any(isinstance(v, str) and v and TF1_OP.startswith(v) for v in values)
+    substring = isinstance(node.left, ast.Constant) and isinstance(node.ops[0], ast.In)
+    return any(v in REF_VARIABLE_OPS[1:] for v in values) or (
+        substring and node.left.value in REF_VARIABLE_OPS
+    )
