@@ -7,7 +7,8 @@ removed names (tf1_train/port/numpy_rules.py; NumPy 2's other removals and
 (tf1_train/port/scipy_rules.py), Python 2 names in Python 3 source
 (tf1_train/port/py2_rules.py), Python 3 names later Pythons removed
 (tf1_train/port/py3_rules.py), a step counter found by its name
-(tf1_train/port/global_step_rules.py), TensorFlow's private modules
+(tf1_train/port/global_step_rules.py) or fetched with its update
+(tf1_train/port/fetch_rules.py), TensorFlow's private modules
 (tf1_train/port/private_paths.py), the freeze scripts' batch-norm fix
 (tf1_train/port/freeze_rules.py), ``v += x`` on a variable
 (tf1_train/port/variable_rules.py), librosa 0.10's keyword-only arguments and
@@ -379,5 +380,16 @@ RUNTIME = [
         "spec = inspect.getfullargspec(f)\nimport importlib\nif t.is_alive():\n    pass\n"
         "self.assertEqual(a, b)\nfrom distutils.version import LooseVersion\n"
         "d = collections.OrderedDict()\nclock = time.clock if hasattr(time, 'clock') else None\n",
+    ),
+    (
+        "fetch-step-with-update",
+        "import tensorflow.compat.v1 as tf\nstep = tf.train.get_or_create_global_step()\n"
+        "train_op = opt.apply_gradients(grads, global_step=step)\n"
+        "_, n = sess.run([train_op, step])  # expect: fetch-step-with-update\n"
+        "fetches = {'op': model.train_op, 'step': model.step}\n"
+        "out = sess.run(fetches)  # expect: fetch-step-with-update\n",
+        "import tensorflow.compat.v1 as tf\nstep = tf.train.get_or_create_global_step()\n"
+        "train_op = opt.apply_gradients(grads, global_step=step)\n"
+        "_, loss = sess.run([train_op, loss])\nn = sess.run(step)\nm = sess.run([loss, step])\n",
     ),
 ]
