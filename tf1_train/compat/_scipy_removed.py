@@ -58,7 +58,7 @@ MODULES = {
     "scipy.sparse.linalg.eigen.arpack": "scipy.sparse.linalg._eigen.arpack",
     "scipy.sparse.linalg.eigen.lobpcg": "scipy.sparse.linalg._eigen.lobpcg",
 }
-_IMAGE = "SciPy 1.2 removed it with the rest of scipy.misc's PIL helpers"
+_IMAGE = "SciPy 1.3 removed it with the rest of scipy.misc's PIL helpers"
 # old name -> (the fix, why it cannot be put back as it was)
 GONE = {
     "scipy.misc.imread": (
@@ -96,7 +96,7 @@ GONE = {
         _IMAGE,
     ),
     "scipy.misc.imshow": ("matplotlib.pyplot.imshow(x)", _IMAGE),
-    "scipy.ndimage.imread": ("imageio.v2.imread(path)", "SciPy 1.2 removed it"),
+    "scipy.ndimage.imread": ("imageio.v2.imread(path)", "SciPy 1.3 removed it"),
     "scipy.misc.derivative": (
         "a central difference, (f(x + dx) - f(x - dx)) / (2 * dx), which is what "
         "derivative(f, x, dx) computed with its default order=3 and n=1",
