@@ -7,7 +7,7 @@ removed names (tf1_train/port/numpy_rules.py; NumPy 2's other removals and
 (tf1_train/port/scipy_rules.py), Python 2 names in Python 3 source
 (tf1_train/port/py2_rules.py), Python 3 names later Pythons removed
 (tf1_train/port/py3_rules.py), a step counter found by its name
-(tf1_train/port/global_step_rules.py) or fetched with its update
+(tf1_train/port/global_step_rules.py), a variable fetched with its update
 (tf1_train/port/fetch_rules.py), TensorFlow's private modules
 (tf1_train/port/private_paths.py), the freeze scripts' batch-norm fix
 (tf1_train/port/freeze_rules.py), ``v += x`` on a variable
@@ -382,14 +382,16 @@ RUNTIME = [
         "d = collections.OrderedDict()\nclock = time.clock if hasattr(time, 'clock') else None\n",
     ),
     (
-        "fetch-step-with-update",
+        "fetch-with-update",
         "import tensorflow.compat.v1 as tf\nstep = tf.train.get_or_create_global_step()\n"
         "train_op = opt.apply_gradients(grads, global_step=step)\n"
-        "_, n = sess.run([train_op, step])  # expect: fetch-step-with-update\n"
-        "fetches = {'op': model.train_op, 'step': model.step}\n"
-        "out = sess.run(fetches)  # expect: fetch-step-with-update\n",
+        "_, n = sess.run([train_op, step])  # expect: fetch-with-update\n"
+        "self.update_k = self.k.assign(k_next)\nfetches = {'op': model.update_k, 'k': model.k}\n"
+        "out = sess.run(fetches)  # expect: fetch-with-update\nup = tf.assign_add(m, 1)\n"
+        "_, m_now = sess.run([up, m])  # expect: fetch-with-update\n",
         "import tensorflow.compat.v1 as tf\nstep = tf.train.get_or_create_global_step()\n"
-        "train_op = opt.apply_gradients(grads, global_step=step)\n"
-        "_, loss = sess.run([train_op, loss])\nn = sess.run(step)\nm = sess.run([loss, step])\n",
+        "train_op = opt.apply_gradients(grads, global_step=step)\nn = sess.run(step)\n"
+        "_, loss = sess.run([train_op, loss])\nm = sess.run([loss, step])\nup = tf.assign(k, 1)\n"
+        "_, m_now = sess.run([up, m])\n",
     ),
 ]

@@ -1,5 +1,5 @@
 """A step counter fetched in the same run as the train op that increments
-it (scan rule fetch-step-with-update, tf1_train/port/fetch_rules.py).
+it (scan rule fetch-with-update, tf1_train/port/fetch_rules.py).
 tests/legacy_scripts/step_fetch_style.py stops its loop when the fetched
 step reaches 5. On TensorFlow 1.15.5 it sees 1 2 3 4 5 and runs 5 train ops
 (measured); on TF 2.21 the read of the resource variable is not ordered
@@ -22,7 +22,7 @@ TF_1_15_5 = {"fetched": "1 2 3 4 5", "runs": "5", "final_step": "5"}
 def test_under_v1_variables_the_fetched_steps_are_tf_1_15_5s(tmp_path):
     assert run_legacy_script("--v1", tmp_path, "--v1_variables", SCRIPT) == TF_1_15_5
     found = scan.scan([SCRIPT], v1=True, v1_variables=True).findings
-    assert [f.severity for f in found if f.rule == "fetch-step-with-update"] == ["works"]
+    assert [f.severity for f in found if f.rule == "fetch-with-update"] == ["works"]
 
 
 def test_as_written_the_scan_says_the_fetched_step_changes(tmp_path):
@@ -32,7 +32,7 @@ def test_as_written_the_scan_says_the_fetched_step_changes(tmp_path):
     assert all(n - 1 <= s <= n for n, s in enumerate(steps, 1))  # before or after its update
     found = [f for f in scan.scan([SCRIPT], v1=True).findings if f.rule.startswith("fetch-")]
     assert [(f.rule, f.severity, f.line) for f in found] == [
-        ("fetch-step-with-update", "changes numbers", _line("sess.run([train_op, global_step"))
+        ("fetch-with-update", "changes numbers", _line("sess.run([train_op, global_step"))
     ]
 
 

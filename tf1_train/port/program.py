@@ -53,8 +53,8 @@ class Program(NamedTuple):
     sparse_sensitive: bool = False  # names global_norm or a row-wise sparse optimizer
     # attribute names every assignment of which, in any file, makes a variable: (name, rule)
     variable_attributes: Tuple[Tuple[str, str], ...] = ()
-    # last names of the steps given to minimize/apply_gradients, and of the ops those make
-    step_updates: Tuple[Tuple[str, ...], Tuple[str, ...]] = ((), ())
+    # (variable, op) by last name: op updates variable (minimize(global_step=), assign)
+    updates: Tuple[Tuple[str, str], ...] = ()
 
 
 # What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's
@@ -123,7 +123,7 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
         "feed-variable",
         "isinstance-v1-variable",
         "variable-truth",
-        "fetch-step-with-update",
+        "fetch-with-update",
     )
     reference = reference or key.startswith("global-step-")
     if reference and program.v1_variables:

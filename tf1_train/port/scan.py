@@ -164,7 +164,7 @@ def scan(
     program = program._replace(named_step=named and not collected)
     trees = [(f.tree, f.aliases.resolve) for f in parsed]
     program = program._replace(variable_attributes=feed_rules.variable_attributes(trees))
-    program = program._replace(step_updates=fetch_rules.updates([f.tree for f in parsed]))
+    program = program._replace(updates=fetch_rules.updates([f.tree for f in parsed]))
     findings = [x for f in parsed for x in _file_findings(f, program)]
     native = native_files(args)
     for path in native:
@@ -236,7 +236,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(variable_rules.findings(parsed.tree, parsed.aliases.resolve))
     attributes = dict(program.variable_attributes)
     raw.extend(feed_rules.findings(parsed.tree, parsed.aliases.resolve, attributes))
-    raw.extend(fetch_rules.findings(parsed.tree, *program.step_updates))
+    raw.extend(fetch_rules.findings(parsed.tree, program.updates))
     raw.extend(ema_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(regularizer_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(loop_rules.findings(parsed.tree, parsed.aliases.resolve))
