@@ -8,6 +8,7 @@ from typing import Dict, List, NamedTuple
 
 from tests.port_scan_cases_contrib import KEPT_CONTRIB
 from tests.port_scan_cases_fixmatch import FIXMATCH
+from tests.port_scan_cases_gans import GANS
 from tests.port_scan_cases_losses import LOSSES
 from tests.port_scan_cases_native import NATIVE
 from tests.port_scan_cases_runtime import RUNTIME
@@ -362,7 +363,8 @@ CASES: List[Case] = [
     ),
 ]
 CASES += [
-    Case(*c) for c in SELF_CAST + KEPT_CONTRIB + RUNTIME + LOSSES + STYLEGAN + NATIVE + FIXMATCH
+    Case(*c)
+    for c in SELF_CAST + KEPT_CONTRIB + RUNTIME + LOSSES + STYLEGAN + NATIVE + FIXMATCH + GANS
 ]
 
 # What tf_upgrade_v2 gets wrong, line by line (test_port_scan.py::test_tf_upgrade_v2_blind_spots).

@@ -124,6 +124,7 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
         "isinstance-v1-variable",
         "variable-truth",
         "fetch-with-update",
+        "variable-assign-on-reuse",
     )
     reference = reference or key.startswith("global-step-")
     if reference and program.v1_variables:

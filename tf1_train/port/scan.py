@@ -40,6 +40,7 @@ from tf1_train.port import (
     py3_rules,
     python2,
     regularizer_rules,
+    reuse_rules,
     runtime_rules,
     scipy_rules,
     self_cast_rules,
@@ -237,6 +238,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     attributes = dict(program.variable_attributes)
     raw.extend(feed_rules.findings(parsed.tree, parsed.aliases.resolve, attributes))
     raw.extend(fetch_rules.findings(parsed.tree, program.updates))
+    raw.extend(reuse_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(ema_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(regularizer_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(loop_rules.findings(parsed.tree, parsed.aliases.resolve))

@@ -1,0 +1,28 @@
+"""Trigger and twin snippets (rule, trigger, clean) for what GAN code bases
+hit beyond their TF 1.x names: spectral norm's power-iteration vector, read
+and assigned in a function a discriminator builds twice
+(tf1_train/port/reuse_rules.py: taki0112's Self-Attention-GAN and its
+copies); joined to tests/port_scan_cases.py's CASES. Snippets are never run."""
+
+GANS = [
+    (
+        "variable-assign-on-reuse",
+        "import tensorflow.compat.v1 as tf\n"
+        "def spectral_norm(w):\n"
+        "    u = tf.get_variable('u', [1, 8], trainable=False)\n"
+        "    u_hat = tf.nn.l2_normalize(tf.matmul(u, w))\n"
+        "    with tf.control_dependencies([u.assign(u_hat)]):  # expect: variable-assign-on-reuse\n"
+        "        return w / tf.reduce_sum(u_hat)\n"
+        "def remember(x):\n    m = tf.get_variable('m', [8])\n"
+        "    return tf.assign(m, x + m)  # expect: variable-assign-on-reuse\n",
+        "import tensorflow.compat.v1 as tf\n"
+        "def spectral_norm(w):\n"
+        "    u = tf.get_variable('u', [1, 8], trainable=False, caching_device='')\n"
+        "    u_hat = tf.nn.l2_normalize(tf.matmul(u, w))\n"
+        "    with tf.control_dependencies([u.assign(u_hat)]):\n"
+        "        return w / tf.reduce_sum(u_hat)\n"
+        "def counter():\n    c = tf.Variable(0.0)\n    return c.assign(c + 1)\n"
+        "def reset():\n    m = tf.get_variable('m', [8])\n    return m.assign(tf.zeros([8]))\n"
+        "def step(m):\n    return m.assign_add(1)\n",
+    ),
+]
