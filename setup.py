@@ -19,7 +19,8 @@ setup(
         # run legacy slim and Estimator code through tf1_train.compat.install(); neither
         # is needed at run time.
         # SciPy: legacy programs of the tests import what SciPy moved (install() puts it back).
-        # librosa: the scan's librosa rules are held to the librosa that installs today.
+        # librosa, matplotlib: the scan's rules for them are held to the versions that
+        # install today.
         # pytest-xdist: ./run.sh test runs the suite in one worker per core.
         "test": [
             "pytest>=7",
@@ -30,6 +31,7 @@ setup(
             "tensorflow-estimator==2.15.0",
             "scipy>=1.13",
             "librosa==0.11.0",
+            "matplotlib==3.11.2",
         ],
     },
     entry_points={"console_scripts": ["tf1-train=tf1_train.main:run"]},

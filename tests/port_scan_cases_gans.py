@@ -2,7 +2,9 @@
 hit beyond their TF 1.x names: spectral norm's power-iteration vector, read
 and assigned in a function a discriminator builds twice
 (tf1_train/port/reuse_rules.py: taki0112's Self-Attention-GAN and its
-copies); joined to tests/port_scan_cases.py's CASES. Snippets are never run."""
+copies), and what matplotlib removed from their plots
+(tf1_train/port/matplotlib_rules.py: hwalsuklee's VAE); joined to
+tests/port_scan_cases.py's CASES. Snippets are never run."""
 
 GANS = [
     (
@@ -24,5 +26,18 @@ GANS = [
         "def counter():\n    c = tf.Variable(0.0)\n    return c.assign(c + 1)\n"
         "def reset():\n    m = tf.get_variable('m', [8])\n    return m.assign(tf.zeros([8]))\n"
         "def step(m):\n    return m.assign_add(1)\n",
+    ),
+    (
+        "matplotlib-removed",
+        "import matplotlib\nmatplotlib.use('Agg', warn=False)  # expect: matplotlib-removed\n"
+        "import matplotlib.pyplot as plt\n"
+        "colors = plt.cm.get_cmap('jet', 10)  # expect: matplotlib-removed\n"
+        "rgb = fig.canvas.tostring_rgb()  # expect: matplotlib-removed\n"
+        "ax.hist(x, normed=True)  # expect: matplotlib-removed\n"
+        "plt.style.use('seaborn-whitegrid')  # expect: matplotlib-removed\n",
+        "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+        "import numpy as np\ncolors = plt.get_cmap('jet', 10)\n"
+        "rgb = np.asarray(fig.canvas.buffer_rgba())[..., :3]\nax.hist(x, density=True)\n"
+        "plt.style.use('seaborn-v0_8-whitegrid')\n",
     ),
 ]

@@ -30,6 +30,7 @@ from tf1_train.port import (
     keras2_rules,
     librosa_rules,
     loop_rules,
+    matplotlib_rules,
     native_rules,
     numpy_rules,
     paths,
@@ -223,6 +224,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(numpy_rules.findings(parsed.tree))
     raw.extend(scipy_rules.findings(parsed.tree))
     raw.extend(pillow_rules.findings(parsed.tree))
+    raw.extend(matplotlib_rules.findings(parsed.tree))
     raw.extend(tensorboard_rules.findings(parsed.tree))
     raw.extend(native_rules.string_findings(parsed.tree))
     here = pathlib.Path(parsed.file).parent
