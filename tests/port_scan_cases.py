@@ -8,9 +8,9 @@ from typing import Dict, List, NamedTuple
 
 from tests.port_scan_cases_contrib import KEPT_CONTRIB
 from tests.port_scan_cases_fixmatch import FIXMATCH
-from tests.port_scan_cases_gans import GANS
 from tests.port_scan_cases_losses import LOSSES
 from tests.port_scan_cases_native import NATIVE
+from tests.port_scan_cases_research import RESEARCH
 from tests.port_scan_cases_runtime import RUNTIME
 from tests.port_scan_cases_self_cast import SELF_CAST
 from tests.port_scan_cases_stylegan import STYLEGAN
@@ -364,7 +364,7 @@ CASES: List[Case] = [
 ]
 CASES += [
     Case(*c)
-    for c in SELF_CAST + KEPT_CONTRIB + RUNTIME + LOSSES + STYLEGAN + NATIVE + FIXMATCH + GANS
+    for c in SELF_CAST + KEPT_CONTRIB + RUNTIME + LOSSES + STYLEGAN + NATIVE + FIXMATCH + RESEARCH
 ]
 
 # What tf_upgrade_v2 gets wrong, line by line (test_port_scan.py::test_tf_upgrade_v2_blind_spots).

@@ -3,9 +3,11 @@ API table: ``tf.train.Supervisor`` (and ``slim.learning.train``, which builds
 one) in eager mode, tf-slim
 functions that read private TensorFlow names 2.21 moved, and TF 1.4's
 ``_parse_flags()`` on the flag values (found in cnn-text-classification-tf's
-eval.py).
+eval.py), and TF 1.x's graph-level seed, from which TensorFlow 2 derives other
+op seeds (GraphSAGE and GAE: every loss and metric of theirs moves; given
+TF 1.15.5's op seeds, all 12 of their configurations tried agreed to 1e-5).
 
-Both were found running tensorflow/models' TF-slim trainer on TensorFlow 2.21:
+The first two were found running tensorflow/models' TF-slim trainer on TensorFlow 2.21:
 the scan called the Supervisor ``works`` and said nothing of ``np.int`` (now
 numpy_rules.py's) or of ``slim.tfexample_decoder.Image``, and the program stopped at import, in its
 data provider and at step 0.
@@ -14,7 +16,7 @@ data provider and at step 0.
 import ast
 from typing import Dict, Iterator, Optional, Tuple
 
-from tf1_train.port.rules import BREAKS, ROW_SLIM, ROW_SUPERVISOR, V1, _rule
+from tf1_train.port.rules import BREAKS, CHANGES, ROW_SLIM, ROW_SUPERVISOR, V1, _rule
 
 ROW_PARSE_FLAGS = "`_parse_flags()` on TF 1.4's flags"
 GRAPH_MODE = (
@@ -52,14 +54,32 @@ _rule(
     ROW_PARSE_FLAGS,
 )
 
+ROW_SEED = "`tf.compat.v1.set_random_seed` + op seeds"
+_rule(
+    "graph-seed",
+    CHANGES,
+    "give each random op and initializer a seed of its own (seed=...: those draw TF 1.x's "
+    "numbers on TF 2 too), or compare the program with its port from one checkpoint: an op "
+    "without one takes a seed derived from this graph seed, which TF 1.x derived from the "
+    "number of ops built before it and TensorFlow 2 from a count of the graph's draws, so "
+    "every unseeded initializer, dropout, shuffle and random op draws other numbers than on "
+    "TF 1.x from the first variable on, with the same seed set (PORTING P6)",
+    "renames it to tf.compat.v1.set_random_seed and reports nothing of the draws",
+    ROW_SEED,
+)
+
 SUPERVISORS = (V1 + "train.Supervisor", "tensorflow.train.Supervisor", "tf_slim.learning.train")
+GRAPH_SEEDS = tuple(
+    p + n for p in (V1, "tensorflow.") for n in ("set_random_seed", "random.set_random_seed")
+)
 
 
 def path_rule(path: str, eager_off: bool) -> Optional[Tuple[str, Dict[str, str]]]:
-    """``supervisor-eager`` for a Supervisor in a program that never leaves eager mode."""
+    """``supervisor-eager`` for a Supervisor in a program that never leaves eager mode;
+    ``graph-seed`` for TF 1.x's graph-level seed."""
     if not eager_off and path in SUPERVISORS:
         return "supervisor-eager", {}
-    return None
+    return ("graph-seed", {}) if path in GRAPH_SEEDS else None
 
 
 def parse_flags_findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:

@@ -1,12 +1,13 @@
-"""Trigger and twin snippets (rule, trigger, clean) for what GAN code bases
-hit beyond their TF 1.x names: spectral norm's power-iteration vector, read
-and assigned in a function a discriminator builds twice
-(tf1_train/port/reuse_rules.py: taki0112's Self-Attention-GAN and its
-copies), and what matplotlib removed from their plots
-(tf1_train/port/matplotlib_rules.py: hwalsuklee's VAE); joined to
+"""Trigger and twin snippets (rule, trigger, clean) for what research code
+bases of 2017-19 hit beyond their TF 1.x names: spectral norm's
+power-iteration vector, read and assigned in a function a discriminator
+builds twice (tf1_train/port/reuse_rules.py: taki0112's Self-Attention-GAN
+and its copies), what matplotlib removed from their plots
+(tf1_train/port/matplotlib_rules.py: hwalsuklee's VAE), a graph-level seed
+(tf1_train/port/runtime_rules.py: GraphSAGE, GAE); joined to
 tests/port_scan_cases.py's CASES. Snippets are never run."""
 
-GANS = [
+RESEARCH = [
     (
         "variable-assign-on-reuse",
         "import tensorflow.compat.v1 as tf\n"
@@ -39,5 +40,11 @@ GANS = [
         "import numpy as np\ncolors = plt.get_cmap('jet', 10)\n"
         "rgb = np.asarray(fig.canvas.buffer_rgba())[..., :3]\nax.hist(x, density=True)\n"
         "plt.style.use('seaborn-v0_8-whitegrid')\n",
+    ),
+    (
+        "graph-seed",
+        "import tensorflow as tf\ntf.set_random_seed(123)  # expect: graph-seed\n"
+        "import tensorflow.compat.v1 as v1\nv1.random.set_random_seed(1)  # expect: graph-seed\n",
+        "import tensorflow as tf\ntf.random.set_seed(123)\nnp.random.seed(1)\n",
     ),
 ]

@@ -1,0 +1,32 @@
+"""TF 1.x's graph-level seed (scan rule graph-seed,
+tf1_train/port/runtime_rules.py; PORTING.md P6). With only
+``tf.set_random_seed(123)`` set, TF 1.x gave an op without a seed of its
+own the number of ops built before it as its seed; TensorFlow 2 counts the
+graph's draws instead. tests/legacy_scripts/graph_seed_style.py printed
+TF_1_15_5 on TensorFlow 1.15.5 (measured): the unseeded shuffle there drew
+with (123, 8), which the seeded one is given."""
+
+import os
+
+from conftest import ROOT, run_legacy_script
+
+from tf1_train.port import scan
+
+SCRIPT = os.path.join(ROOT, "tests", "legacy_scripts", "graph_seed_style.py")
+TF_1_15_5 = {"unseeded": "3 5 4 1 6 0 7 2", "seeded": "3 5 4 1 6 0 7 2"}
+
+
+def test_an_unseeded_draw_moves_an_op_seeded_one_stays_and_the_scan_says_so(tmp_path):
+    out = run_legacy_script("--v1", tmp_path, SCRIPT)
+    assert out["seeded"] == TF_1_15_5["seeded"]
+    assert out["unseeded"] != TF_1_15_5["unseeded"]
+    assert sorted(out["unseeded"].split()) == sorted(TF_1_15_5["unseeded"].split())
+    for options in ({"v1": True}, {"v1": True, "v1_variables": True}):
+        found = [f for f in scan.scan([SCRIPT], **options).findings if f.rule == "graph-seed"]
+        seed_line = _line("    tf.set_random_seed(123)")
+        assert [(f.severity, f.line) for f in found] == [("changes numbers", seed_line)]
+
+
+def _line(text: str) -> int:
+    with open(SCRIPT) as f:
+        return next(n for n, line in enumerate(f, 1) if text in line)
