@@ -260,8 +260,8 @@ class BatchNormalization(Layer):
                 adj_bias = smart_cond(training, lambda: adj_bias, lambda: tf.zeros_like(adj_bias))
                 scale, offset = _renorm.compose(adj_scale, adj_bias, scale, offset)
             keepdims = original is not None or len(self.axis) > 1
-            batch_mean, batch_var = tf.nn.moments(
-                tf.cast(inputs, self._param_dtype), reduction, keepdims=keepdims
+            batch_mean, batch_var = self._moments(
+                tf.cast(inputs, self._param_dtype), reduction, keep_dims=keepdims
             )
             mean = smart_cond(
                 training, lambda: batch_mean, lambda: tf.convert_to_tensor(self.moving_mean)
@@ -294,6 +294,19 @@ class BatchNormalization(Layer):
         if in_dtype in (tf.float16, tf.bfloat16):
             outputs = tf.cast(outputs, in_dtype)
         return outputs
+
+    def _moments(self, inputs, reduction_axes, keep_dims, mask=None):
+        """The batch statistics of the unfused path, a hook TF 1.x's layer had:
+        TPU code overrides it for cross-replica batch norm (SimCLR's and
+        tensorflow/tpu's ``TpuBatchNormalization``, which call it back with
+        ``mask=None``, tf_keras's signature). The fused path never calls it, on
+        TF 1.x either."""
+        if mask is not None:
+            raise NotImplementedError(
+                "tf.layers.BatchNormalization._moments: a mask weighs examples in Keras' "
+                "layer only; TF 1.x's legacy layer computed unmasked statistics"
+            )
+        return tf.nn.moments(inputs, reduction_axes, keepdims=keep_dims)
 
     def _add_unfused_updates(self, training, new_mean, new_variance) -> None:
         """The moving averages' updates (recorded instead inside tf1_train's
