@@ -20,7 +20,8 @@ setup(
         # is needed at run time.
         # SciPy: legacy programs of the tests import what SciPy moved (install() puts it back).
         # librosa, matplotlib: the scan's rules for them are held to the versions that
-        # install today.
+        # install today. tensorflow-hub 0.15.0, the last with the TF1 Hub format: a
+        # module TF 1.15.5 exported is loaded through tf1_train.compat.
         # pytest-xdist: ./run.sh test runs the suite in one worker per core.
         "test": [
             "pytest>=7",
@@ -32,6 +33,7 @@ setup(
             "scipy>=1.13",
             "librosa==0.11.0",
             "matplotlib==3.11.2",
+            "tensorflow-hub==0.15.0",
         ],
     },
     entry_points={"console_scripts": ["tf1-train=tf1_train.main:run"]},

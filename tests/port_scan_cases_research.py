@@ -4,7 +4,8 @@ power-iteration vector, read and assigned in a function a discriminator
 builds twice (tf1_train/port/reuse_rules.py: taki0112's Self-Attention-GAN
 and its copies), what matplotlib removed from their plots
 (tf1_train/port/matplotlib_rules.py: hwalsuklee's VAE), a graph-level seed
-(tf1_train/port/runtime_rules.py: GraphSAGE, GAE); joined to
+(tf1_train/port/runtime_rules.py: GraphSAGE, GAE), TensorFlow Hub's TF1
+format (tf1_train/port/hub_rules.py: SimCLR's exported module); joined to
 tests/port_scan_cases.py's CASES. Snippets are never run."""
 
 RESEARCH = [
@@ -46,5 +47,14 @@ RESEARCH = [
         "import tensorflow as tf\ntf.set_random_seed(123)  # expect: graph-seed\n"
         "import tensorflow.compat.v1 as v1\nv1.random.set_random_seed(1)  # expect: graph-seed\n",
         "import tensorflow as tf\ntf.random.set_seed(123)\nnp.random.seed(1)\n",
+    ),
+    (
+        "hub-tf1-format",
+        "import tensorflow_hub as hub\n"
+        "elmo = hub.Module(url, trainable=True)  # expect: hub-tf1-format\n"
+        "from tensorflow_hub import text_embedding_column  # expect: hub-tf1-format\n"
+        "spec = hub.create_module_spec(module_fn)  # expect: hub-tf1-format\n",
+        "import tensorflow_hub as hub\nlayer = hub.KerasLayer(url)\nm = hub.load(url)\n"
+        "from tensorflow_hub import resolve\nmodule = Module(spec)\n",
     ),
 ]

@@ -6,6 +6,7 @@ path; ``adjust`` turns a rule's severity into the one this program gets.
 
 from typing import NamedTuple, Sequence, Tuple
 
+from tf1_train.port.hub_rules import tf1_hub_installed
 from tf1_train.port.rules import V1, WORKS
 
 SESSION_NAMES = ("placeholder", "Session", "InteractiveSession")
@@ -142,6 +143,11 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
             "the same numbers here: the program names neither tf.global_norm nor an optimizer "
             "that updates a sparse gradient's rows only (GradientDescent, Adam and Adagrad "
             "give a dense gradient TF 1.x's numbers)"
+        )
+    if key == "hub-tf1-format" and program.compat_installed and tf1_hub_installed():
+        return WORKS, (
+            "works: the tensorflow-hub installed has the TF1 Hub format, and "
+            "tf1_train.compat.install() serves the tf.compat.v1.estimator it imports"
         )
     if key == "eager-placeholder" and program.graph_context:
         return WORKS, "runs only inside `with tf.Graph().as_default():` blocks"

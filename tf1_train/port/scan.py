@@ -26,6 +26,7 @@ from tf1_train.port import (
     fetch_rules,
     freeze_rules,
     global_step_rules,
+    hub_rules,
     init_rules,
     keras2_rules,
     librosa_rules,
@@ -225,6 +226,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(scipy_rules.findings(parsed.tree))
     raw.extend(pillow_rules.findings(parsed.tree))
     raw.extend(matplotlib_rules.findings(parsed.tree))
+    raw.extend(hub_rules.findings(parsed.tree))
     raw.extend(tensorboard_rules.findings(parsed.tree))
     raw.extend(native_rules.string_findings(parsed.tree))
     here = pathlib.Path(parsed.file).parent
