@@ -75,11 +75,28 @@ def test_a_named_installed_library_gets_the_v1_api_and_others_keep_tf2s(tmp_path
     assert report["variables"] == ["q/fc/bias", "q/fc/kernel", "q/out/bias", "q/out/kernel"]
 
 
-def test_without_it_the_library_stops_at_its_first_v1_name(tmp_path):
+def test_without_it_the_library_stops_at_its_first_v1_name_with_a_note_naming_it(tmp_path):
     site = _tree(tmp_path)
     out = _run(tmp_path, site, "--v1")
     assert out.returncode == 1
     assert "tf1lib/__init__.py" in out.stderr
-    assert out.stderr.rstrip().endswith(
-        "AttributeError: module 'tensorflow' has no attribute 'placeholder'"
+    *_, error, note = out.stderr.rstrip().splitlines()
+    assert error == "AttributeError: module 'tensorflow' has no attribute 'placeholder'"
+    assert note.startswith("note: tf.placeholder in ") and "tf1lib/__init__.py is TF 1.x's" in note
+    assert note.endswith("outside what --v1 serves (the files under the script's directory, "
+                         "or the current one for -m): add --v1_packages=tf1lib")  # fmt: skip
+
+
+def test_without_v1_the_note_names_it(tmp_path):
+    (tmp_path / "prog").mkdir()
+    (tmp_path / "prog" / "train.py").write_text(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+    )
+    out = run_cli(["train.py"], module="tf1_train.compat", cwd=tmp_path / "prog",
+                  env={"TF_CPP_MIN_LOG_LEVEL": "2"})  # fmt: skip
+    assert out.returncode == 1
+    assert (
+        out.stderr.rstrip()
+        .splitlines()[-1]
+        .endswith("train.py is TF 1.x's: run with --v1 (python -m tf1_train.compat --v1 ...)")
     )

@@ -29,8 +29,10 @@ counter thread (``slim.learning.train``) then fails reading the global step
 
 import importlib.util
 import os
+import re
 import runpy
 import sys
+import traceback
 from typing import NamedTuple, Optional, Tuple
 
 from tf1_train.compat import install
@@ -127,8 +129,7 @@ def main(argv: Optional[list] = None) -> int:
     _graph_mode(os.path.dirname(os.path.abspath(script)) if given.v1 else None, given)
     sys.argv = [script, *argv[1:]]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-    runpy.run_path(script, run_name="__main__")
-    return 0
+    return _run(lambda: runpy.run_path(script, run_name="__main__"), given)
 
 
 def _run_module(module: str, args: list, given: Options) -> int:
@@ -142,8 +143,43 @@ def _run_module(module: str, args: list, given: Options) -> int:
     if not given.v1:
         _graph_mode(None, given)
     sys.argv = [module, *args]  # runpy sets argv[0] to the module's file
-    runpy.run_module(module, run_name="__main__", alter_sys=True)
+    return _run(lambda: runpy.run_module(module, run_name="__main__", alter_sys=True), given)
+
+
+def _run(program, given: Options) -> int:
+    """Runs the program; a TF 1.x name it reads from ``tensorflow`` where the
+    v1 API is not served ends with its traceback and one note saying how to
+    serve it there (GraphSAGE's package imported from a script elsewhere)."""
+    try:
+        program()
+    except AttributeError as e:
+        note = _v1_note(e, given)
+        if not note:
+            raise
+        traceback.print_exc()
+        print(f"note: {note}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _v1_note(error: AttributeError, given: Options) -> str:
+    found = re.fullmatch(r"module 'tensorflow' has no attribute '(\w+)'", str(error))
+    import tensorflow as tf
+
+    if not found or not hasattr(tf.compat.v1, found.group(1)):
+        return ""
+    where = traceback.extract_tb(error.__traceback__)[-1].filename
+    name = f"tf.{found.group(1)} in {where} is TF 1.x's"
+    if not given.v1:
+        return f"{name}: run with --v1 (python -m tf1_train.compat --v1 ...)"
+    package, folder = None, os.path.dirname(os.path.abspath(where))
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        package, folder = os.path.basename(folder), os.path.dirname(folder)
+    fix = f"add --v1_packages={package}" if package else "run it from the directory that holds it"
+    return (
+        f"{name}, and that file is outside what --v1 serves (the files under the script's "
+        f"directory, or the current one for -m): {fix}"
+    )
 
 
 def enter_v1(root: str) -> None:
