@@ -146,4 +146,8 @@ def old_name_fix(name: str) -> str:
         return GONE_MODULES[short.split(".")[0]]
     if new:
         return f"{new} ({name} is a TF 0.x name, renamed in TF 1.0)"
-    return "removed before TF 2.21 (look it up in the TF 1.0 / 2.0 release notes)"
+    return (
+        "removed before TF 2.21, or a name TensorFlow never had (GraphSAGE's tf.nn.l2_norm, "
+        "in code that never ran: TF 1.15.5 lacks it too); look it up in the TF 1.0 / 2.0 "
+        "release notes"
+    )
