@@ -238,7 +238,8 @@ CASES: List[Case] = [
         "tf2-summary-in-v1-graph",
         TF + "sess = tf.compat.v1.Session()\n"
         "tf.summary.scalar('loss', loss)  # expect: tf2-summary-in-v1-graph\n",
-        TF + "with writer.as_default():\n    tf.summary.scalar('loss', loss, step=1)\n",
+        TF + "sess = tf.compat.v1.Session()\nwriter = tf.summary.create_file_writer(logdir)\n"
+        "with writer.as_default():\n    tf.summary.scalar('loss', loss, step=1)\n",
     ),
     Case(
         "device-function",

@@ -264,7 +264,8 @@ def _plain_functions(tree: ast.AST) -> set:
 def path_rule(path: str, program: Program, is_call: bool) -> Optional[Tuple[str, Dict[str, str]]]:
     """Program-dependent rules on a resolved API path: (rule key, fill-ins) or None."""
     name = path.rsplit(".", 1)[-1]
-    if program.v1_graph and path in tuple("tensorflow.summary." + s for s in SUMMARY_OPS):
+    summaries = tuple("tensorflow.summary." + s for s in SUMMARY_OPS)
+    if program.v1_graph and not program.tf2_summary_writer and path in summaries:
         return "tf2-summary-in-v1-graph", {"name": name}
     if program.v1_graph and path == "tensorflow.image.resize":
         return "image-resize-v1", {}

@@ -52,6 +52,7 @@ class Program(NamedTuple):
     v1_control_flow: bool = False  # Switch/Merge conds (disable_control_flow_v2)
     named_step: bool = False  # tf.Variable(0, name='global_step') outside GLOBAL_STEP
     sparse_sensitive: bool = False  # names global_norm or a row-wise sparse optimizer
+    tf2_summary_writer: bool = False  # writes TF 2 summaries itself (SimCLR's v1 graph)
     # attribute names every assignment of which, in any file, makes a variable: (name, rule)
     variable_attributes: Tuple[Tuple[str, str], ...] = ()
     # (variable, op) by last name: op updates variable (minimize(global_step=), assign)
@@ -109,6 +110,7 @@ def program_facts(
         v1_variables=bool(off & V1_VARIABLES),
         v1_control_flow=bool(off & V1_CONTROL_FLOW),
         sparse_sensitive=bool(off & set(SPARSE_SENSITIVE)),
+        tf2_summary_writer=bool(off & {"create_file_writer", "all_v2_summary_ops"}),
     )
 
 
