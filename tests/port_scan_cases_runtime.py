@@ -92,6 +92,7 @@ RUNTIME = [
         TF + "import tf_slim as slim\nfrom tf_slim.nets import resnet_utils\n"
         "_BATCH_NORM_EPSILON = 1.001e-5\n"
         "y = tf.layers.batch_normalization(x, epsilon=_BATCH_NORM_EPSILON)\n"
+        "y = tf.layers.batch_normalization(x, epsilon=1e-5, fused=False)\n"
         "y = slim.batch_norm(x, epsilon=1e-3)\ny = slim.batch_norm(x)\n"
         "scope = resnet_utils.resnet_arg_scope(batch_norm_epsilon=1e-3)\n"
         "params = {'decay': 0.997, 'epsilon': 0.001}\nopt = tf.train.AdamOptimizer(epsilon=1e-8)\n",

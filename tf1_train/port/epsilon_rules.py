@@ -9,7 +9,8 @@ is near epsilon (compat/_fused_epsilon.py has the figures).
 
 Found per file, flow-insensitively: an ``epsilon=`` (``batch_norm_epsilon=``
 for the arg scopes) below the floor given to a batch norm call, a literal or
-a module-level name bound to one; a ``resnet_arg_scope()`` call left at its
+a module-level name bound to one, unless the call says ``fused=False`` (the
+plain ops took epsilon as given on TF 1.x too); a ``resnet_arg_scope()`` call left at its
 1e-5 default; an ``'epsilon'`` entry below the floor in a dict literal (slim's
 ``batch_norm_params``). tests/port_scan_cases_runtime.py has the cases.
 """
@@ -51,13 +52,21 @@ def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[s
         keyword = "epsilon" if last in BATCH_NORMS else None
         if last.endswith(ARG_SCOPES):
             keyword = "batch_norm_epsilon"
-        if keyword is None:
+        if keyword is None or _unfused(node):
             continue
         given = [k.value for k in node.keywords if k.arg == keyword]
         if any(_below(v, constants) for v in given):
             yield node, KEY, ast.unparse(node.func), {}
         elif not given and last == "resnet_arg_scope":  # its default is 1e-5
             yield node, KEY, ast.unparse(node), {}
+
+
+def _unfused(call: ast.Call) -> bool:
+    """``fused=False``: the plain ops, which took epsilon as given on TF 1.x too (SimCLR)."""
+    return any(
+        k.arg == "fused" and isinstance(k.value, ast.Constant) and k.value.value is False
+        for k in call.keywords
+    )
 
 
 def _name(func: ast.AST) -> str:
