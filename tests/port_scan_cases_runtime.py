@@ -208,11 +208,13 @@ RUNTIME = [
         "variable-iadd",
         "import tensorflow.compat.v1 as tf\n"
         "b = tf.get_variable('b', [9])\nb += eye  # expect: variable-iadd\n"
-        "def f():\n    w = tf.Variable(init)\n    w -= 1.0  # expect: variable-iadd\n",
+        "def f():\n    w = tf.Variable(init)\n    w -= 1.0  # expect: variable-iadd\n"
+        "def towers(p=None):\n    p = tf.get_variable('p', [])\n    for k in range(2):\n"
+        "        p += loss  # expect: variable-iadd\n    return tf.exp(p)\n",
         "import tensorflow.compat.v1 as tf\n"
         "b = tf.get_variable('b', [9])\nb = b + eye\nt = tf.zeros([2])\nt += 1.0\n"
-        "r = tf.get_variable('r', [2], use_resource=False)\nr += 1.0\n"
-        "def f(w):\n    w -= 1.0\n",
+        "r = tf.get_variable('r', [2], use_resource=False)\nr += 1.0\ndef f(w):\n    w -= 1.0\n"
+        "def g():\n    p = tf.get_variable('p', [])\n    p = p * 2\n    p += 1\n",
     ),
     (
         "variable-iadd-v2",

@@ -73,19 +73,38 @@ def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[s
     scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)]
     yield from _truth_findings(tree, scopes, resolve, helpers)
     for scope in scopes:
-        nodes = _own(scope)
-        made = _variables(nodes, resolve, helpers)
-        seen: Set[str] = set()
-        for node in sorted(nodes, key=_position):
+        latest: Dict[str, str] = {}  # name -> the rule key of its binding so far ('' if none)
+        for node in sorted(_own(scope), key=_position):
+            for name, key in _binds(node, resolve, helpers):
+                latest[name] = key
             if not (isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name)):
                 continue
-            name = node.target.id
-            if name in seen or name not in made:
-                continue
-            seen.add(name)  # after the first, the name holds a tensor (TF 1.x) or it raised
-            if type(node.op) in IN_PLACE:
+            name, key = node.target.id, latest.get(node.target.id, "")
+            latest[name] = ""  # after it, the name holds a tensor (TF 1.x) or it raised
+            if key and type(node.op) in IN_PLACE:
                 fills = {"name": name, "op": IN_PLACE[type(node.op)]}
-                yield node, made[name], ast.unparse(node), fills
+                yield node, key, ast.unparse(node), fills
+
+
+def _binds(node: ast.AST, resolve, helpers) -> Iterator[Tuple[str, str]]:
+    """(name, rule key of a new variable, else '') for what ``node`` binds:
+    the binding an in-place operator below it meets (bilm's ``train_perplexity
+    = tf.get_variable(...)``, then ``+=`` in its tower loop, then rebound to
+    a tensor further down)."""
+    if isinstance(node, ast.Assign):
+        for target in node.targets:
+            lone = isinstance(target, ast.Name) and len(node.targets) == 1
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    yield name.id, _maker(node.value, resolve, helpers) if lone else ""
+    targets = []
+    if isinstance(node, (ast.For, ast.AsyncFor, ast.NamedExpr, ast.comprehension)):
+        targets = [node.target]
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+    for name in (n for t in targets for n in ast.walk(t)):
+        if isinstance(name, ast.Name):
+            yield name.id, ""
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
