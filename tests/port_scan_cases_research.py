@@ -5,7 +5,8 @@ builds twice (tf1_train/port/reuse_rules.py: taki0112's Self-Attention-GAN
 and its copies), what matplotlib removed from their plots
 (tf1_train/port/matplotlib_rules.py: hwalsuklee's VAE), a graph-level seed
 (tf1_train/port/runtime_rules.py: GraphSAGE, GAE), TensorFlow Hub's TF1
-format (tf1_train/port/hub_rules.py: SimCLR's exported module); joined to
+format (tf1_train/port/hub_rules.py: SimCLR's exported module), a generator
+ended by StopIteration (tf1_train/port/generator_rules.py: bilm-tf); joined to
 tests/port_scan_cases.py's CASES. Snippets are never run."""
 
 RESEARCH = [
@@ -56,5 +57,20 @@ RESEARCH = [
         "spec = hub.create_module_spec(module_fn)  # expect: hub-tf1-format\n",
         "import tensorflow_hub as hub\nlayer = hub.KerasLayer(url)\nm = hub.load(url)\n"
         "from tensorflow_hub import resolve\nmodule = Module(spec)\n",
+    ),
+    (
+        "generator-stopiteration",
+        "def batches(data):\n    for x in data:\n        yield x\n"
+        "    raise StopIteration  # expect: generator-stopiteration\n"
+        "class Reader:\n    def _next_shard(self):\n        raise StopIteration()\n"
+        "    def sentences(self):\n        while True:\n"
+        "            shard = self._next_shard()  # expect: generator-stopiteration\n"
+        "            yield shard\n",
+        "def batches(data):\n    for x in data:\n        yield x\n    return\n"
+        "class Reader:\n    def _next_shard(self):\n        raise StopIteration()\n"
+        "    def __next__(self):\n        raise StopIteration\n"
+        "    def sentences(self):\n        while True:\n            try:\n"
+        "                shard = self._next_shard()\n            except StopIteration:\n"
+        "                return\n            yield shard\n",
     ),
 ]

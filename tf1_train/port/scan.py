@@ -25,6 +25,7 @@ from tf1_train.port import (
     feed_rules,
     fetch_rules,
     freeze_rules,
+    generator_rules,
     global_step_rules,
     hub_rules,
     init_rules,
@@ -236,6 +237,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(keras2_rules.wrapper_findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(py2_rules.findings(parsed.tree))
     raw.extend(py3_rules.findings(parsed.tree))
+    raw.extend(generator_rules.findings(parsed.tree))
     raw.extend(freeze_rules.findings(parsed.tree))
     raw.extend(self_cast_rules.findings(parsed.tree))
     raw.extend(variable_rules.findings(parsed.tree, parsed.aliases.resolve))
