@@ -12,9 +12,10 @@ there of a function or method of the same file that raises it, unless a
 """
 
 import ast
-from typing import Dict, Iterator, List, Set, Tuple
+from typing import Dict, Iterator, Set, Tuple
 
 from tf1_train.port.rules import BREAKS, _rule
+from tf1_train.port.variable_rules import _own
 
 ROW = "`raise StopIteration` in a generator"
 _rule(
@@ -26,7 +27,6 @@ _rule(
     "leaves it unchanged and reports nothing (it reads TensorFlow names only)",
     ROW,
 )
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _CATCH_ALL = ("StopIteration", "Exception", "BaseException")
 
 
@@ -47,17 +47,6 @@ def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]
             if called in raisers and called != function.name:
                 fix = f"in {called}(), or catch StopIteration around this call and return"
                 yield node, "generator-stopiteration", ast.unparse(node.func), {"fix": fix}
-
-
-def _own(scope: ast.AST) -> List[ast.AST]:
-    """The nodes of a function's body outside nested functions and classes."""
-    out, todo = [], list(ast.iter_child_nodes(scope))
-    while todo:
-        node = todo.pop()
-        out.append(node)
-        if not isinstance(node, _SCOPES):
-            todo.extend(ast.iter_child_nodes(node))
-    return out
 
 
 def _raises_stop(node: ast.AST) -> bool:
