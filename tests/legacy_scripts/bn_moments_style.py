@@ -6,7 +6,8 @@ Not changed for TensorFlow 2: tests run it through ``python -m
 tf1_train.compat --v1``.
 
 Prints ``calls`` (how often the hook ran), ``outputs`` (the normalized batch)
-and ``moving_mean`` after one training step, to 6 decimals.
+and ``moving_mean`` after one training step, to 6 decimals, and ``variables``
+(named after the subclass, as TF 1.x named a layer's scope).
 """
 
 import numpy as np
@@ -39,6 +40,7 @@ def main():
     print("calls = " + str(len(CALLS)))
     print("outputs = " + " ".join(f"{v:.6f}" for v in out.ravel()))
     print("moving_mean = " + " ".join(f"{v:.6f}" for v in mean))
+    print("variables = " + " ".join(sorted(v.name for v in tf.global_variables())))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ original name scope. Regularization terms are built under
 """
 
 import contextlib
+import re
 from typing import Any, Callable, Optional
 
 import tensorflow as tf
@@ -140,6 +141,18 @@ def check_data_format(data_format: str) -> str:
     return data_format
 
 
+def default_name(cls: type) -> str:
+    """A layer's default scope name: its ``base_name`` for tf1_train's own
+    classes, and for a program's subclass TF 1.x's, the class name in snake
+    case (``TpuBatchNormalization`` -> ``tpu_batch_normalization``: the
+    variable names of EfficientNet's and MnasNet's checkpoints)."""
+    if cls.__module__.split(".")[0] == "tf1_train":
+        return cls.base_name
+    words = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", cls.__name__)
+    snake = re.sub("([a-z])([A-Z])", r"\1_\2", words).lower()
+    return snake if not snake.startswith("_") else "private" + snake
+
+
 class Layer:
     """Scope, variables and collections of one legacy layer.
 
@@ -167,7 +180,7 @@ class Layer:
         self.updates: list = []
         self.variables: list = []
         self._reuse = _reuse
-        self._base = name or self.base_name
+        self._base = name or default_name(type(self))
         self._scope = None
         if _scope:
             with v1.variable_scope(_scope) as captured:
@@ -210,8 +223,12 @@ class Layer:
                 self.built = True
             outputs = self.call(inputs, *args, **kwargs)
             self._regularize_activity(outputs)
-        if self.trainable:
-            add_to_collection(self.updates, v1.GraphKeys.UPDATE_OPS)
+        if self.trainable:  # this graph's: not a Keras model's trace of its call (EfficientNet)
+            graph = v1.get_default_graph()
+            add_to_collection(
+                [u for u in self.updates if getattr(u, "graph", graph) is graph],
+                v1.GraphKeys.UPDATE_OPS,
+            )
         return outputs
 
     def apply(self, inputs, *args, **kwargs):
