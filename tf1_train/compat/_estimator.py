@@ -53,6 +53,11 @@ PACKAGE = "tensorflow_estimator"
 V1_API = "tensorflow_estimator._api.v1.estimator"
 V2_API = "tensorflow_estimator._api.v2.estimator"
 BRIDGE = "tensorflow.python.distribute.estimator_training"
+# TF 1.x's forwarding package for the Estimator's modules, which TF 2.16 dropped
+# (`from tensorflow.python.estimator import estimator`: tensorflow/tpu's EfficientNet):
+# served as the package's modules themselves.
+PRIVATE = "tensorflow.python.estimator"
+MODULES = "tensorflow_estimator.python.estimator"
 INSTALL_HINT = (
     "tf.estimator went from TensorFlow in 2.16: pip install tensorflow-estimator==2.15.0 "
     "(no dependencies of its own) and tf1_train.compat.install() serves it (TF 1.x's "

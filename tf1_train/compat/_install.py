@@ -351,6 +351,11 @@ def _add_estimator() -> None:
                 alias = root + ".estimator" + name[len(api) :]
                 if alias not in sys.modules:
                     _set(sys.modules, alias, module)
+    for name, module in list(sys.modules.items()):  # the package's modules, imported by now
+        if name == _estimator.MODULES or name.startswith(_estimator.MODULES + "."):
+            alias = _estimator.PRIVATE + name[len(_estimator.MODULES) :]
+            if alias not in sys.modules:
+                _set(sys.modules, alias, module)
 
 
 def _add_slim_finder(prefixes) -> None:

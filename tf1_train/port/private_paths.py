@@ -22,7 +22,7 @@ from tf1_train.port.rules import BREAKS, _rule
 
 PREFIX = "tensorflow.python."
 # The private modules tf1_train.compat.install() puts back (tensorflow-estimator's imports).
-SERVED = (_estimator.BRIDGE, *_estimator.TPU_MODULES)
+SERVED = (_estimator.BRIDGE, _estimator.PRIVATE, *_estimator.TPU_MODULES)
 ROW_PRIVATE = "TensorFlow's private modules (`tensorflow.python.*`)"
 _rule(
     "private-path",
