@@ -70,13 +70,14 @@ def findings(
     tree: ast.AST, pairs: Sequence[Tuple[str, str]]
 ) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
     """Each ``run`` that fetches a variable beside an op that updates it (at the call)."""
+    pairs = set(pairs)
     if not pairs:
         return
     for scope in [tree] + [n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)]:
         nodes = _own(scope)
         lists = _fetch_lists(nodes)
         for node in nodes:
-            found = _pair(_fetched(node, lists), set(pairs))
+            found = _pair(_fetched(node, lists), pairs)
             if found:
                 variable, op = (ast.unparse(f) for f in found)
                 yield node, "fetch-with-update", variable, {"variable": variable, "op": op}
