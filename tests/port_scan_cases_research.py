@@ -6,7 +6,9 @@ and its copies), what matplotlib removed from their plots
 (tf1_train/port/matplotlib_rules.py: hwalsuklee's VAE), a graph-level seed
 (tf1_train/port/runtime_rules.py: GraphSAGE, GAE), TensorFlow Hub's TF1
 format (tf1_train/port/hub_rules.py: SimCLR's exported module), a generator
-ended by StopIteration (tf1_train/port/generator_rules.py: bilm-tf); joined to
+ended by StopIteration (tf1_train/port/generator_rules.py: bilm-tf), a variable
+looked up by its tensor name (tf1_train/port/tensor_name_rules.py: TF1
+notebooks reading weights back); joined to
 tests/port_scan_cases.py's CASES. Snippets are never run."""
 
 RESEARCH = [
@@ -72,5 +74,16 @@ RESEARCH = [
         "    def sentences(self):\n        while True:\n            try:\n"
         "                shard = self._next_shard()\n            except StopIteration:\n"
         "                return\n            yield shard\n",
+    ),
+    (
+        "variable-tensor-name",
+        "import tensorflow.compat.v1 as tf\nb = tf.get_variable('bias_0', [3])\n"
+        "g = tf.get_default_graph()\n"
+        "w = sess.run(g.get_tensor_by_name('hidden/kernel:0'))  # expect: variable-tensor-name\n"
+        "b0 = g.get_tensor_by_name('out/bias_0:0')  # expect: variable-tensor-name\n",
+        "import tensorflow.compat.v1 as tf\nb = tf.get_variable('bias_0', [3])\n"
+        "g = tf.get_default_graph()\nw = sess.run(g.get_tensor_by_name('hidden/BiasAdd:0'))\n"
+        "k = g.get_tensor_by_name(name + ':0')\n"
+        "r = g.get_tensor_by_name('hidden/kernel/Read/ReadVariableOp:0')\n",
     ),
 ]

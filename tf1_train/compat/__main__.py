@@ -4,7 +4,9 @@
 as under TF1. ``python -m tf1_train.compat -m PACKAGE.MODULE [ARGS...]``
 runs a module of a package the way ``python -m`` does (the current directory
 first on ``sys.path``, relative imports working): code bases such as
-TensorFlow's NMT (``python -m nmt.nmt``) were started so. With ``--v1``
+TensorFlow's NMT (``python -m nmt.nmt``) were started so. A notebook
+(``NOTEBOOK.ipynb``) runs its code cells in order and compares their outputs
+with the ones it stored (_notebook.py). With ``--v1``
 first, ``import tensorflow as tf`` in the program's own files means the v1
 API, as on TensorFlow 1.x (_v1_imports.py); with ``--v1_shapes``, shapes
 hold TF 1.x's ``Dimension`` objects (``x.shape[-1].value``, BERT's and NMT's
@@ -40,7 +42,7 @@ from tf1_train.compat import install
 USAGE = (
     "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--v1_variables] "
     "[--v1_control_flow] [--gpus_as_cpus=N] [--v1_packages=NAME,...] "
-    "SCRIPT.py [ARGS...] | -m MODULE [ARGS...]"
+    "SCRIPT.py|NOTEBOOK.ipynb [ARGS...] | -m MODULE [ARGS...]"
 )
 
 
@@ -126,10 +128,29 @@ def main(argv: Optional[list] = None) -> int:
     if not os.path.isfile(script):
         print(f"error: {script}: no such file; {USAGE}", file=sys.stderr)
         return 2
+    program = _program(script)
+    if isinstance(program, str):
+        print(f"error: {script}: {program}", file=sys.stderr)
+        return 2
     _graph_mode(os.path.dirname(os.path.abspath(script)) if given.v1 else None, given)
     sys.argv = [script, *argv[1:]]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-    return _run(lambda: runpy.run_path(script, run_name="__main__"), given)
+    return _run(program, given)
+
+
+def _program(script: str):
+    """What runs ``script``: a notebook's cells (_notebook.py) or the file; a
+    string says why a notebook cannot run."""
+    if not script.endswith(".ipynb"):
+        return lambda: runpy.run_path(script, run_name="__main__")
+    from tf1_train import notebook
+    from tf1_train.compat import _notebook
+
+    try:
+        notebook.read(script)
+    except (OSError, ValueError) as e:
+        return f"{e} (give a Python notebook, a .py script or -m MODULE)"
+    return lambda: _notebook.run(script)
 
 
 def _run_module(module: str, args: list, given: Options) -> int:

@@ -57,6 +57,7 @@ class Program(NamedTuple):
     variable_attributes: Tuple[Tuple[str, str], ...] = ()
     # (variable, op) by last name: op updates variable (minimize(global_step=), assign)
     updates: Tuple[Tuple[str, str], ...] = ()
+    variable_names: Tuple[str, ...] = ()  # names given to variables (tf.Variable(name=))
 
 
 # What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's
@@ -128,6 +129,7 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
         "variable-truth",
         "fetch-with-update",
         "variable-assign-on-reuse",
+        "variable-tensor-name",
     )
     reference = reference or key.startswith("global-step-")
     if reference and program.v1_variables:

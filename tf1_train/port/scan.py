@@ -47,6 +47,8 @@ from tf1_train.port import (
     runtime_rules,
     scipy_rules,
     self_cast_rules,
+    sources,
+    tensor_name_rules,
     tensorboard_rules,
     variable_rules,
 )
@@ -90,42 +92,23 @@ class _Parsed(NamedTuple):
     tree: ast.AST
     aliases: Aliases
     uses: List[Tuple[ast.AST, str, str]]
+    source: sources.Source  # the file as read: a notebook's cells joined
 
 
-def python_files(args: Sequence[str]) -> Tuple[List[pathlib.Path], List[str]]:
-    """Files to scan (directories walked for *.py) and an error line per missing path;
-    C++/CUDA sources and build scripts are native_rules' (native_files)."""
-    files, errors = [], []
-    for arg in args:
-        path = pathlib.Path(arg)
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*.py") if p.is_file()))
-        elif path.is_file() and not native_rules.is_native(path):
-            files.append(path)
-        elif not path.is_file():
-            give = "give .py files, C++ sources, build scripts or folders"
-            errors.append(f"error: {arg}: no such file or directory ({give})")
-    return files, errors
-
-
-def native_files(args: Sequence[str]) -> List[pathlib.Path]:
-    """The C++/CUDA sources and build scripts among ``args`` and under its directories."""
-    paths = [pathlib.Path(arg) for arg in args]
-    return [f for p in paths if p.is_dir() for f in native_rules.native_files(p)] + [
-        p for p in paths if p.is_file() and native_rules.is_native(p)
-    ]
-
-
-def _parse(path: pathlib.Path, v1: bool = False) -> Tuple[Optional[_Parsed], Optional[str]]:
+def _parse(path: pathlib.Path, v1: bool = False) -> Tuple[Optional[_Parsed], List[str]]:
+    source, errors = sources.read(path)
+    if source is None:
+        return None, errors
     try:
-        tree = ast.parse(path.read_bytes(), filename=str(path))
+        tree = ast.parse(source.text, filename=str(path))
     except SyntaxError as e:
         hint = python2.hint(e)
-        return None, f"error: {path}:{e.lineno}: does not parse as Python 3: {e.msg}{hint}"
-    except (OSError, ValueError) as e:
-        return None, f"error: {path}: cannot be read: {e}"
+        return None, [f"error: {path}:{e.lineno}: does not parse as Python 3: {e.msg}{hint}"]
+    except ValueError as e:
+        return None, [f"error: {path}: cannot be read: {e}"]
     aliases = Aliases(tree, v1=v1)
-    return _Parsed(str(path), tree, aliases, list(dotted_uses(tree, aliases))), None
+    uses = list(dotted_uses(tree, aliases))
+    return _Parsed(str(path), tree, aliases, uses, source), errors
 
 
 def scan(
@@ -144,14 +127,12 @@ def scan(
     ``v1_control_flow``: with ``--v1_control_flow`` (its control flow); each
     implies ``compat``."""
     compat = compat or v1 or v1_shapes or v1_variables or v1_control_flow
-    files, errors = python_files(args)
+    files, errors = sources.python_files(args)
     parsed = []
     for path in files:
-        result, error = _parse(path, v1)
-        if error:
-            errors.append(error)
-        else:
-            parsed.append(result)
+        result, problems = _parse(path, v1)
+        errors.extend(problems)
+        parsed.extend([result] if result else [])
     program = program_facts(
         [p for f in parsed for _, p, _ in f.uses] + [p for f in parsed for p in _imports(f)],
         graph_context=any(_enters_a_graph(f.tree) for f in parsed),
@@ -169,8 +150,9 @@ def scan(
     trees = [(f.tree, f.aliases.resolve) for f in parsed]
     program = program._replace(variable_attributes=feed_rules.variable_attributes(trees))
     program = program._replace(updates=fetch_rules.updates([f.tree for f in parsed]))
+    program = program._replace(variable_names=tensor_name_rules.variable_names(trees))
     findings = [x for f in parsed for x in _file_findings(f, program)]
-    native = native_files(args)
+    native = sources.native_files(args)
     for path in native:
         found, error = native_rules.file_findings(path)
         errors.extend([error] if error else [])
@@ -244,6 +226,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     attributes = dict(program.variable_attributes)
     raw.extend(feed_rules.findings(parsed.tree, parsed.aliases.resolve, attributes))
     raw.extend(fetch_rules.findings(parsed.tree, program.updates))
+    raw.extend(tensor_name_rules.findings(parsed.tree, program.variable_names))
     raw.extend(reuse_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(ema_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(regularizer_rules.findings(parsed.tree, parsed.aliases.resolve))
@@ -254,7 +237,14 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(class_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(placement_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(global_step_rules.findings(parsed.tree, parsed.aliases.resolve, program))
-    return _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
+    found = _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
+    return [_located(f, parsed.source) for f in found]
+
+
+def _located(finding: Finding, source: sources.Source) -> Finding:
+    """A notebook's finding at its cell (``nb.ipynb:cell_3``) and its line there."""
+    file, line = sources.location(source, finding.line)
+    return finding._replace(file=file, line=line)
 
 
 def _import_findings(path: str, program: Program):

@@ -1,0 +1,106 @@
+"""``python -m tf1_train.compat NOTEBOOK.ipynb`` (tf1_train/compat/_notebook.py):
+tests/notebooks/tf1_notebook.ipynb, a TF 1.x notebook of our own writing
+whose outputs TensorFlow 1.15.5 stored in a Jupyter kernel
+(scripts/make_tf115_notebook.py), run on TensorFlow 2.21 as a user would.
+
+As written it stops at cell_11, which sums weights that cell_10 fetched with
+``get_tensor_by_name("hidden/kernel:0")``: on TF 2 that is the resource
+variable's handle (scan rule variable-tensor-name, which names cell_10:4).
+Under ``--v1_variables`` every compared cell gives TF 1.15.5's output: the
+losses and accuracies of 20 epochs, the logits, the predictions, the kernel's
+sum to 4.8e-7 (measured 2026-12-07); the two cells that ran IPython's own
+lines are named as not compared."""
+
+import json
+import re
+import shutil
+
+from conftest import COMPAT, ROOT, run_cli
+
+from tf1_train.compat import _notebook_outputs
+from tf1_train.port import scan
+
+NOTEBOOK = f"{ROOT}/tests/notebooks/tf1_notebook.ipynb"
+
+
+def _run(tmp_path, *options, notebook=NOTEBOOK):
+    shutil.copy(notebook, tmp_path / "tf1_notebook.ipynb")
+    args = [*options, str(tmp_path / "tf1_notebook.ipynb")]
+    return run_cli(args, module=COMPAT, cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "2"})
+
+
+def _summary(stderr: str) -> str:
+    return re.findall(r"^notebook: .*tf1_notebook.ipynb: (.*)$", stderr, re.M)[-1]
+
+
+def test_under_v1_variables_every_compared_cell_gives_tf_1_15_5s_output(tmp_path):
+    out = _run(tmp_path, "--v1", "--v1_variables")
+    assert out.returncode == 0, out.stderr[-3000:]
+    summary = _summary(out.stderr)
+    assert summary.startswith("10 cells stored an output; 10 ran: ")
+    assert summary.endswith(" 0 differ, 0 other text, 2 not compared"), summary
+    assert "notebook: cell_3: not compared: its IPython lines printed into it" in out.stderr
+    assert "notebook: cell_9: not compared: not Python (%%bash), not run" in out.stderr
+    assert (
+        f"note: {tmp_path}/tf1_notebook.ipynb: 5 IPython lines not run (not Python): "
+        "cell_2:2 %matplotlib inline, cell_2:6 %tensorflow_version 1.x, cell_3:1 !nvidia-smi -L, "
+        "cell_8:1 %%time, cell_9:1 %%bash"
+    ) in out.stderr
+    assert "15 loss: 0.19175434 accuracy: 0.96875" in out.stdout  # TF 1.15.5's last epoch
+    assert (tmp_path / "tf1_notebook_helper.py").read_text() == "SCALE = 3\n"  # %%writefile
+
+
+def test_as_written_it_stops_at_the_handle_and_the_scan_names_the_lookup(tmp_path):
+    out = _run(tmp_path, "--v1")
+    assert out.returncode == 1
+    assert 'tf1_notebook.ipynb:cell_11", line 2, in <module>' in out.stderr
+    assert "    W.shape, float(W.sum())" in out.stderr  # the cell's own line, as a kernel shows it
+    assert _summary(out.stderr).endswith("; 3 not run (the run stopped)")
+    found = [f for f in scan.scan([NOTEBOOK], v1=True).findings if f.rule == "variable-tensor-name"]
+    assert [(f.file, f.line, f.severity) for f in found] == [
+        (f"{NOTEBOOK}:cell_10", 4, "changes numbers")
+    ]
+    fixed = scan.scan([NOTEBOOK], v1=True, v1_variables=True).findings
+    assert [f.severity for f in fixed if f.rule == "variable-tensor-name"] == ["works"]
+
+
+def test_a_number_other_than_the_stored_one_is_named(tmp_path):
+    book = json.loads(open(NOTEBOOK).read())
+    cells = [c for c in book["cells"] if c["cell_type"] == "code"]
+    (stream,) = [o for o in cells[6]["outputs"] if "0.27093127" in "".join(o.get("text", []))]
+    stream["text"] = [t.replace("0.27093127", "0.27193127") for t in stream["text"]]
+    changed = tmp_path / "changed.ipynb"
+    changed.write_text(json.dumps(book))
+    out = _run(tmp_path, "--v1", "--v1_variables", notebook=changed)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert ("notebook: cell_8: differs: 1 of 12 numbers differ, the most by 3.7e-03 relative "
+            "(stored 0.27193127, now 0.27093127)") in out.stderr  # fmt: skip
+    assert " 1 differ, " in _summary(out.stderr)
+
+
+def test_verdicts_compare_numbers_as_printed_and_text_as_text():
+    verdict = _notebook_outputs.verdict
+    assert verdict("Epoch 100 MSE = 0.7145004\n", "Epoch 100 MSE = 0.71450037\n")[0] == "same"
+    assert verdict("[[ 1.5  -2.  ]]\n", "[[ 1.5 -2. ]]\n") == ("same", "")  # column widths
+    assert verdict("42\n", "np.int32(42)\n") == ("same", "")
+    assert verdict("<tf.Variable 'x:0' shape=(?, 3) dtype=float32_ref>",
+                   "<tf.Variable 'x:0' shape=(None, 3) dtype=float32>") == ("same", "")  # fmt: skip
+    assert verdict("0.51234\n", "0.51237\n")[0] == "close"
+    assert verdict("0.5\n", "0.50003\n")[0] == "same"  # to the coarser printed precision
+    assert verdict("43\n", "42\n")[0] == "differs"
+    assert verdict("loss 0.5\n", "cost 0.5\n")[0] == "text"
+    stored = "WARNING:tensorflow:From x.py:3: dense (from ...) is deprecated.\n"
+    stored += "Instructions for updating:\nUse keras.layers.Dense instead.\nCPU times: user 1 s\n"
+    assert verdict(stored + "7\nWall time: 2 s\n", "7\n") == ("same", "")
+
+
+def test_a_file_that_is_no_notebook_is_one_error_line(tmp_path):
+    bad = tmp_path / "bad.ipynb"
+    bad.write_text("{")
+    out = run_cli([str(bad)], module=COMPAT, cwd=tmp_path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert (
+        out.stderr.strip()
+        .splitlines()[-1]
+        .startswith(f"error: {bad}: not a Jupyter notebook (not JSON: ")
+    )
