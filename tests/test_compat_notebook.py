@@ -104,3 +104,15 @@ def test_a_file_that_is_no_notebook_is_one_error_line(tmp_path):
         .splitlines()[-1]
         .startswith(f"error: {bad}: not a Jupyter notebook (not JSON: ")
     )
+
+
+def test_a_tf_1_x_name_without_v1_ends_with_the_note_naming_the_cell(tmp_path):
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [],
+              "source": "import tensorflow as tf\nx = tf.placeholder(tf.float32)"}]  # fmt: skip
+    book = tmp_path / "v1.ipynb"
+    book.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4}))
+    out = run_cli([str(book)], module=COMPAT, cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "2"})
+    assert out.returncode == 1
+    assert (f"note: tf.placeholder in {book}:cell_1 is TF 1.x's: run with --v1 "
+            "(python -m tf1_train.compat --v1 ...)") in out.stderr  # fmt: skip
+    assert out.stderr.rstrip().endswith("stored no outputs: nothing to compare the run with")

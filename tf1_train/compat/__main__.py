@@ -128,7 +128,7 @@ def main(argv: Optional[list] = None) -> int:
     if not os.path.isfile(script):
         print(f"error: {script}: no such file; {USAGE}", file=sys.stderr)
         return 2
-    program = _program(script)
+    program = _program(script, given)
     if isinstance(program, str):
         print(f"error: {script}: {program}", file=sys.stderr)
         return 2
@@ -138,7 +138,7 @@ def main(argv: Optional[list] = None) -> int:
     return _run(program, given)
 
 
-def _program(script: str):
+def _program(script: str, given: Options):
     """What runs ``script``: a notebook's cells (_notebook.py) or the file; a
     string says why a notebook cannot run."""
     if not script.endswith(".ipynb"):
@@ -150,7 +150,11 @@ def _program(script: str):
         notebook.read(script)
     except (OSError, ValueError) as e:
         return f"{e} (give a Python notebook, a .py script or -m MODULE)"
-    return lambda: _notebook.run(script)
+
+    def advice(error: BaseException) -> str:
+        return _v1_note(error, given) if isinstance(error, AttributeError) else ""
+
+    return lambda: _notebook.run(script, advice)
 
 
 def _run_module(module: str, args: list, given: Options) -> int:

@@ -23,7 +23,7 @@ import linecache
 import os
 import sys
 import traceback
-from typing import Dict, List
+from typing import Callable, Dict, List
 
 from tf1_train import notebook
 from tf1_train.compat import _notebook_outputs
@@ -53,9 +53,10 @@ def note(book: notebook.Notebook) -> str:
     return f"note: {book.path}: {len(magics)} IPython lines not run (not Python): {shown}{more}"
 
 
-def run(path: str) -> None:
+def run(path: str, advice: Callable[[BaseException], str] = lambda e: "") -> None:
     """Runs the notebook at ``path`` (already known to read) and reports how
-    its cells' outputs compare with the stored ones; raises what a cell raises."""
+    its cells' outputs compare with the stored ones. A cell that raises ends
+    the run (SystemExit(1)) after its traceback and ``advice``'s note on it."""
     book = notebook.read(path)
     line = note(book)
     if line:
@@ -73,6 +74,9 @@ def run(path: str) -> None:
         while tb and not tb.tb_frame.f_code.co_filename.startswith(f"{path}:cell_"):
             tb = tb.tb_next
         traceback.print_exception(type(e), e, tb or e.__traceback__)
+        said = advice(e)
+        if said:
+            print(f"note: {said}", file=sys.stderr)
         raise SystemExit(1) from None
     finally:
         for line in _notebook_outputs.report(book, printed):
