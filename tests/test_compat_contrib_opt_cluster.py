@@ -79,3 +79,20 @@ def test_the_scan_reports_an_unplaced_shared_queue_with_or_without_compat(tmp_pa
     )
     found = [f for f in scan.scan([str(tmp_path)], compat=compat).findings if f.line == 3]
     assert [(f.rule, f.severity) for f in found] == [("unplaced-shared-queue", "breaks")]
+
+
+@pytest.mark.parametrize("session, reported", [("tf.Session()", False),
+                                               ("tf.Session(server.target)", True)])  # fmt: skip
+def test_a_shared_queue_run_by_an_in_process_session_is_not_reported(tmp_path, session, reported):
+    """handson-ml's chapter 12 reads a CSV through a shared-name queue in a
+    plain tf.Session() beside its cluster cells: no cluster runs that graph."""
+    from tf1_train.port import scan
+
+    (tmp_path / "reader.py").write_text(
+        "import tensorflow.compat.v1 as tf\n"
+        "server = tf.train.Server(cluster, job_name='worker', task_index=0)\n"
+        "queue = tf.RandomShuffleQueue(10, 2, [tf.float32], shared_name='instances')\n"
+        f"with {session} as sess:\n    sess.run(queue.close())\n"
+    )
+    found = [f.rule for f in scan.scan([str(tmp_path)]).findings if f.line == 3]
+    assert found == (["unplaced-shared-queue"] if reported else [])

@@ -13,7 +13,9 @@ Found: a queue or accumulator constructor given a ``shared_name=`` in a file
 that builds a cluster (``ClusterSpec``, ``Server``, ``replica_device_setter``),
 outside every ``with tf.device(...)`` and ``colocate_with(...)`` of its
 function or module (a device given, whichever, is the same on both), and
-not in a helper of the file that is only called inside one.
+not in a helper of the file that is only called inside one; not when the
+next session its function or module makes is an in-process ``tf.Session()``
+with no target (a graph no cluster runs).
 tests/port_scan_cases_runtime.py has the cases.
 """
 
@@ -21,6 +23,7 @@ import ast
 from typing import Dict, Iterator, List, Set, Tuple
 
 from tf1_train.port.rules import BREAKS, _rule
+from tf1_train.port.variable_rules import _FUNCTIONS, _own, _position
 
 ROW = "an op a between-graph program leaves without a device"
 KEY = "unplaced-shared-queue"
@@ -37,6 +40,7 @@ _rule(
 SHARED = ("FIFOQueue", "PaddingFIFOQueue", "RandomShuffleQueue", "PriorityQueue",
           "ConditionalAccumulator", "SparseConditionalAccumulator", "Barrier")  # fmt: skip
 CLUSTER = ("ClusterSpec", "Server", "replica_device_setter")
+SESSIONS = ("Session", "InteractiveSession", "MonitoredTrainingSession", "managed_session")
 SCOPES = ("device", "colocate_with")
 
 
@@ -44,14 +48,31 @@ def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[s
     paths = [resolve(n) or "" for n in ast.walk(tree) if isinstance(n, (ast.Attribute, ast.Name))]
     if not any(p.startswith("tensorflow") and p.rsplit(".", 1)[-1] in CLUSTER for p in paths):
         return
+    local = _locally_run(tree, resolve)
     for node in _outside_device_scopes(tree, resolve):
-        if not isinstance(node, ast.Call):
+        if not isinstance(node, ast.Call) or id(node) in local:
             continue
         path = resolve(node.func) or ""
         shared = [k for k in node.keywords if k.arg == "shared_name"]
         if path.startswith("tensorflow") and path.rsplit(".", 1)[-1] in SHARED and shared:
             if not (isinstance(shared[0].value, ast.Constant) and shared[0].value.value is None):
                 yield node, KEY, ast.unparse(node.func), {}
+
+
+def _locally_run(tree: ast.AST, resolve) -> Set[int]:
+    """The calls whose next session in their own function or module is an
+    in-process one, ``tf.Session()`` given no target: that graph runs on no
+    cluster (handson-ml's chapter 12 reads a CSV through a shared-name queue
+    so, beside its cluster cells)."""
+    local: Set[int] = set()
+    for scope in [tree] + [n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)]:
+        calls = sorted((n for n in _own(scope) if isinstance(n, ast.Call)), key=_position)
+        sessions = [c for c in calls if (resolve(c.func) or "").rsplit(".", 1)[-1] in SESSIONS]
+        for call in calls:
+            later = [s for s in sessions if _position(s) > _position(call)]
+            if later and not (later[0].args or later[0].keywords):
+                local.add(id(call))
+    return local
 
 
 def _outside_device_scopes(tree: ast.AST, resolve) -> List[ast.AST]:
