@@ -8,7 +8,9 @@ and its copies), what matplotlib removed from their plots
 format (tf1_train/port/hub_rules.py: SimCLR's exported module), a generator
 ended by StopIteration (tf1_train/port/generator_rules.py: bilm-tf), a variable
 looked up by its tensor name (tf1_train/port/tensor_name_rules.py: TF1
-notebooks reading weights back); joined to
+notebooks reading weights back), a Keras model trained with eager execution
+off (tf1_train/port/keras_graph_rules.py: handson-ml's reproducibility
+notebook); joined to
 tests/port_scan_cases.py's CASES. Snippets are never run."""
 
 RESEARCH = [
@@ -85,5 +87,19 @@ RESEARCH = [
         "g = tf.get_default_graph()\nw = sess.run(g.get_tensor_by_name('hidden/BiasAdd:0'))\n"
         "k = g.get_tensor_by_name(name + ':0')\n"
         "r = g.get_tensor_by_name('hidden/kernel/Read/ReadVariableOp:0')\n",
+    ),
+    (
+        "keras-fit-graph-mode",
+        "import tensorflow as tf\nfrom tensorflow import keras\n"
+        "tf.compat.v1.disable_eager_execution()\n"
+        "model = keras.models.Sequential([keras.layers.Dense(10)])\n"
+        "model.compile(loss='mse', optimizer='sgd')\n"
+        "model.fit(X, y, epochs=2)  # expect: keras-fit-graph-mode\n"
+        "class Net(tf.keras.Model):\n    pass\nnet = Net()\n"
+        "loss = net.train_on_batch(X, y)  # expect: keras-fit-graph-mode\n",
+        "import tensorflow as tf\nfrom tensorflow import keras\nfrom sklearn import svm\n"
+        "tf.compat.v1.disable_eager_execution()\n"
+        "model = keras.models.Sequential([keras.layers.Dense(10)])\nlogits = model(X)\n"
+        "clf = svm.SVC()\nclf.fit(X, y)\n",
     ),
 ]
