@@ -122,6 +122,9 @@ def test_legacy_script_trains_through_python_m_compat(tmp_path):
         (["--v1", "--v1_packages=", "x.py"], "error: --v1_packages: no package ''"),
         (["--v1_packages=json.decoder", "x.py"], "error: --v1_packages: no package 'json.decoder'"),
         (["--v1_packages=json"], "error: --v1_packages needs a program to run"),
+        (["--v1_root=/no/such/dir", "x.py"], "error: --v1_root: no such folder '/no/such/dir'"),
+        (["--v1", "--v1_root=", "x.py"], "error: --v1_root: no folder given"),
+        (["--v1_root=."], "error: --v1_root needs a program to run"),
     ],
 )
 def test_python_m_compat_bad_input(args, message):

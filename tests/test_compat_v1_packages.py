@@ -6,7 +6,10 @@ TensorFlow 2's API, so a TF 1.x library installed from PyPI (stable-baselines
 2.10, cleverhans 3, tensorpack) stops at its first ``tf.placeholder`` however
 the program itself is run. Named with ``--v1_packages``, its files get the v1
 API as the program's do, wherever it is installed; other installed packages
-keep TensorFlow 2's.
+keep TensorFlow 2's. ``--v1_root=DIR`` serves the program's own files outside
+the script's directory: a code base whose scripts put ``..`` on ``sys.path``
+to import its shared package (dennybritz/reinforcement-learning's ``lib``,
+SSD-Tensorflow's ``preprocessing`` and ``nets`` from its notebook).
 """
 
 import json
@@ -100,3 +103,43 @@ def test_without_v1_the_note_names_it(tmp_path):
         .splitlines()[-1]
         .endswith("train.py is TF 1.x's: run with --v1 (python -m tf1_train.compat --v1 ...)")
     )
+
+
+SHARED = """
+import tensorflow as tf
+
+def build():
+    x = tf.placeholder(tf.float32, [None, 2])
+    return x, tf.reduce_sum(x)
+"""
+SCRIPT = """
+import os, sys
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tensorflow as tf
+from lib.model import build
+x, y = build()
+with tf.Session() as s:
+    print("sum", s.run(y, {x: [[1.0, 2.0]]}))
+"""
+
+
+def test_a_shared_package_beside_the_scripts_is_served_by_v1_root_as_the_note_says(tmp_path):
+    project = tmp_path / "project"
+    (project / "lib").mkdir(parents=True)
+    (project / "scripts").mkdir()
+    (project / "__init__.py").write_text("")  # the whole repository a package, as in dennybritz's
+    (project / "lib" / "__init__.py").write_text("")
+    (project / "lib" / "model.py").write_text(SHARED)
+    (project / "scripts" / "run.py").write_text(SCRIPT)
+    env = {"TF_CPP_MIN_LOG_LEVEL": "2"}
+    cwd = project / "scripts"
+    out = run_cli(["--v1", "run.py"], module="tf1_train.compat", cwd=cwd, env=env)
+    assert out.returncode == 1
+    note = out.stderr.rstrip().splitlines()[-1]
+    assert note == (f"note: tf.placeholder in {project}/lib/model.py is TF 1.x's, and that file "
+                    "is outside what --v1 serves (the files under the script's directory, or the "
+                    f"current one for -m): add --v1_root={project}")  # fmt: skip
+    out = run_cli(["--v1", f"--v1_root={project}", "run.py"], module="tf1_train.compat", cwd=cwd,
+                  env=env)  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "sum 3.0"

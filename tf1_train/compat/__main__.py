@@ -20,7 +20,10 @@ flow alone (a lookup made inside a loop then has TF 1.x's sparse gradient,
 port/loop_rules.py); with ``--gpus_as_cpus=N``, a multi-GPU program's ``/gpu:i`` towers
 run on N virtual CPU devices (_gpus_as_cpus.py); with
 ``--v1_packages=NAME[,NAME...]``, installed TF 1.x libraries the program
-uses (stable-baselines) get the v1 API as the program's own files do.
+uses (stable-baselines) get the v1 API as the program's own files do; with
+``--v1_root=DIR[,DIR...]``, the program's own files outside the script's
+directory do too (a code base whose scripts put ``..`` on ``sys.path`` to
+import its shared package).
 
 Graph mode because a TF1 program that builds inside ``with
 tf.Graph().as_default():`` and never disables eager execution (tf-slim's
@@ -41,7 +44,7 @@ from tf1_train.compat import install
 
 USAGE = (
     "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--v1_variables] "
-    "[--v1_control_flow] [--gpus_as_cpus=N] [--v1_packages=NAME,...] "
+    "[--v1_control_flow] [--gpus_as_cpus=N] [--v1_packages=NAME,...] [--v1_root=DIR,...] "
     "SCRIPT.py|NOTEBOOK.ipynb [ARGS...] | -m MODULE [ARGS...]"
 )
 
@@ -63,12 +66,13 @@ def _module_error(name: str) -> Optional[str]:
 
 # on/off options, before the program
 SWITCHES = ("--v1", "--v1_shapes", "--v1_variables", "--v1_control_flow")
-SWITCH_FIELDS = ("v1", "v1_shapes", "v1_variables", "v1_control_flow", "v1_packages")
+SWITCH_FIELDS = ("v1", "v1_shapes", "v1_variables", "v1_control_flow", "v1_packages", "v1_root")
 
 
 class Options(NamedTuple):
     """What comes before the program: ``--v1``, ``--v1_shapes``, ``--v1_variables``,
-    ``--v1_control_flow``, ``--gpus_as_cpus=N``, ``--v1_packages=NAME,...``."""
+    ``--v1_control_flow``, ``--gpus_as_cpus=N``, ``--v1_packages=NAME,...``,
+    ``--v1_root=DIR,...``."""
 
     v1: bool = False
     v1_shapes: bool = False
@@ -76,17 +80,22 @@ class Options(NamedTuple):
     v1_control_flow: bool = False
     gpus: int = 0  # N, 0 for none
     v1_packages: Tuple[str, ...] = ()  # the paths of the packages named
+    v1_root: Tuple[str, ...] = ()  # more folders of the program's own files
     refused: str = ""  # why an option's value cannot run, the first such
 
 
 def _options(argv: list) -> Tuple[Options, list]:
     """The runner's options before the program, in any order, and the rest."""
     options = Options()
-    while argv and (argv[0] in (*SWITCHES, "--gpus_as_cpus")
-                    or argv[0].startswith(("--gpus_as_cpus=", "--v1_packages"))):  # fmt: skip
+    valued = ("--gpus_as_cpus=", "--v1_packages", "--v1_root")
+    while argv and (argv[0] in (*SWITCHES, "--gpus_as_cpus") or argv[0].startswith(valued)):
         option, argv = argv[0], argv[1:]
         if option in SWITCHES:
             options = options._replace(**{option[2:]: True})
+            continue
+        if option.startswith("--v1_root"):
+            roots, why = _roots(option.partition("=")[2])
+            options = options._replace(v1_root=roots, refused=options.refused or why)
             continue
         if option.startswith("--v1_packages"):
             from tf1_train.compat._v1_imports import package_paths
@@ -101,6 +110,17 @@ def _options(argv: list) -> Tuple[Options, list]:
         why = parse(value) or ""
         options = options._replace(gpus=0 if why else int(value), refused=options.refused or why)
     return options, argv
+
+
+def _roots(value: str) -> Tuple[Tuple[str, ...], str]:
+    """``--v1_root``'s folders, absolute, or why they cannot be served."""
+    roots = [r for r in value.split(",") if r]
+    missing = [r for r in roots if not os.path.isdir(r)]
+    if not roots or missing:
+        what = f"no such folder {missing[0]!r}" if missing else "no folder given"
+        give = "give the folders of the program's own files outside the script's directory"
+        return (), f"--v1_root: {what} ({give}, comma-separated: --v1_root=..)"
+    return tuple(os.path.abspath(r) for r in roots), ""
 
 
 def main(argv: Optional[list] = None) -> int:
@@ -193,18 +213,42 @@ def _v1_note(error: AttributeError, given: Options) -> str:
 
     if not found or not hasattr(tf.compat.v1, found.group(1)):
         return ""
-    where = traceback.extract_tb(error.__traceback__)[-1].filename
+    where = os.path.normpath(traceback.extract_tb(error.__traceback__)[-1].filename)
     name = f"tf.{found.group(1)} in {where} is TF 1.x's"
     if not given.v1:
         return f"{name}: run with --v1 (python -m tf1_train.compat --v1 ...)"
-    package, folder = None, os.path.dirname(os.path.abspath(where))
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
-        package, folder = os.path.basename(folder), os.path.dirname(folder)
-    fix = f"add --v1_packages={package}" if package else "run it from the directory that holds it"
+    folder, package = _import_root(error, where)
+    fix = f"add --v1_packages={package}" if _importable(package, folder) else ""
+    fix = fix or f"add --v1_root={folder}"
     return (
         f"{name}, and that file is outside what --v1 serves (the files under the script's "
         f"directory, or the current one for -m): {fix}"
     )
+
+
+def _import_root(error: BaseException, where: str) -> Tuple[str, Optional[str]]:
+    """(the folder on sys.path the failing file was imported from, its top
+    package or None): ``lib.atari.state_processor`` at ``/rl/lib/atari/...``
+    was imported from ``/rl``, which a script put on sys.path (``..``)."""
+    tb = error.__traceback__
+    while tb.tb_next:
+        tb = tb.tb_next
+    name = tb.tb_frame.f_globals.get("__name__") or ""
+    parts = name.split(".") if name not in ("", "__main__") else []
+    path = os.path.abspath(where)
+    if path.endswith("__init__.py"):
+        path = os.path.dirname(path)
+    else:
+        path = os.path.splitext(path)[0]
+    tail = os.path.join(*parts) if parts else ""
+    if not parts or not path.endswith(os.sep + tail):
+        return os.path.dirname(os.path.abspath(where)), None
+    return path[: -len(tail) - 1], parts[0]
+
+
+def _importable(package: Optional[str], root: str) -> bool:
+    """Whether ``package`` is an installed one (--v1_packages can name it)."""
+    return bool(package) and any(p in root for p in ("site-packages", "dist-packages"))
 
 
 def enter_v1(root: str) -> None:
@@ -235,10 +279,11 @@ def _graph_mode(v1_root: Optional[str], given: Options) -> None:
         tf.compat.v1.disable_resource_variables()
     if given.v1_variables or given.v1_control_flow:
         tf.compat.v1.disable_control_flow_v2()
-    if v1_root or given.v1_packages:
+    if v1_root or given.v1_packages or given.v1_root:
         from tf1_train.compat._v1_imports import serve_v1_api
 
-        serve_v1_api([v1_root] if v1_root else [], given.v1_packages)
+        roots = ([v1_root] if v1_root else []) + list(given.v1_root)
+        serve_v1_api(roots, given.v1_packages)
 
 
 if __name__ == "__main__":
