@@ -72,3 +72,12 @@ def test_the_modules_install_puts_back_work_under_compat(tmp_path, compat):
     )
     rules = [f.rule for f in _scan(tmp_path, source, compat) if f.rule == "private-path"]
     assert len(rules) == (0 if compat else 3)
+
+
+def test_the_names_install_puts_back_work_under_compat(tmp_path, installed):
+    """install() puts ops.Tensor and control_flow_ops.cond back (tf-slim reads
+    them): under --compat the scan breaks on the lines that still raise then
+    (SSD-Tensorflow's tf_image.py was told 5 lines break that ran)."""
+    findings = _scan(tmp_path, PROGRAM, compat=True)
+    breaks = {f.line for f in findings if f.severity == "breaks"}
+    assert breaks == raising_lines(PROGRAM, (AttributeError, ImportError)) == {3, 8, 9, 10}

@@ -16,13 +16,15 @@ import functools
 import pathlib
 from typing import FrozenSet, Iterator, Optional, Tuple
 
-from tf1_train.compat import _estimator
+from tf1_train.compat import _estimator, _install
 from tf1_train.port import api_names
 from tf1_train.port.rules import BREAKS, _rule
 
 PREFIX = "tensorflow.python."
 # The private modules tf1_train.compat.install() puts back (tensorflow-estimator's imports).
 SERVED = (_estimator.BRIDGE, _estimator.PRIVATE, *_estimator.TPU_MODULES)
+# and the names it puts back in modules TensorFlow 2.21 keeps (control_flow_ops.cond, ops.Tensor)
+SERVED_NAMES = frozenset(f"{module}.{name}" for module, name, _ in _install.REMOVED_NAMES)
 ROW_PRIVATE = "TensorFlow's private modules (`tensorflow.python.*`)"
 _rule(
     "private-path",
@@ -41,6 +43,8 @@ def findings(path: str, compat: bool) -> Iterator[Tuple[str, dict]]:
     if root is None or not path.startswith(PREFIX):
         return
     if compat and any(path == m or path.startswith(m + ".") for m in SERVED):
+        return
+    if compat and path in SERVED_NAMES:
         return
     parts = path.split(".")[1:]
     folder = root
