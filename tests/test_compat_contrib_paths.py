@@ -103,3 +103,24 @@ def test_the_projector_config_is_written_through_a_file_writer(installed, tmp_pa
     written = (tmp_path / "projector_config.pbtxt").read_text()
     assert 'tensor_name: "embeddings:0"' in written
     assert 'metadata_path: "metadata.tsv"' in written
+
+
+def test_ssd_tensorflows_implementation_module_imports_give_tf_1_15s_answers(installed):
+    """SSD-Tensorflow's tf_extended imports contrib's implementation modules
+    by their paths; TF 1.15.5 gives [2] and 'acc:0' for these lines
+    (measured 2026-12-07). The from-import of framework's ``variables``
+    raised ImportError, and metrics had no ``python`` level."""
+    import tensorflow.contrib.framework.python.ops.variables as same
+    import tensorflow.contrib.metrics as contrib_metrics
+    from tensorflow.contrib.framework.python.ops import variables as contrib_variables
+    from tensorflow.contrib.metrics.python.ops import metric_ops, set_ops
+
+    assert contrib_variables is same
+    assert metric_ops.streaming_mean is contrib_metrics.streaming_mean
+    assert len([n for n in dir(metric_ops) if n.startswith("streaming_")]) == 40  # as TF 1.15's
+    with tf.Graph().as_default():
+        a, b = tf.constant([[1, 2, 3]]), tf.constant([[2, 3, 4]])
+        size = set_ops.set_size(set_ops.set_intersection(a, b))
+        name = contrib_variables.local_variable(tf.zeros([2]), name="acc").name
+        with v1.Session() as sess:
+            assert sess.run(size).tolist() == [2] and name == "acc:0"

@@ -215,7 +215,9 @@ def kept(submodule: str, name: str, deeper: str = "", *tail: str) -> bool:
     """Whether ``tensorflow.contrib.<submodule>.<name>[.<deeper>...]`` works after install()."""
     from tf1_train.compat import _contrib_slim
 
-    if submodule == "tensorboard" or (submodule in ("seq2seq", "opt") and name == "python"):
+    if submodule == "tensorboard" or (
+        submodule in ("seq2seq", "opt", "metrics") and name == "python"
+    ):
         return _contrib_paths.kept(submodule, [name, *([deeper] if deeper else []), *tail])
     if submodule in _contrib_slim.SERVED:
         return _contrib_slim.kept(submodule, name, deeper)
@@ -335,7 +337,7 @@ def placeholder_modules() -> dict:
     modules.update(graph_editor.sys_modules(PACKAGE))
     modules.update(_contrib_data.learn_modules())  # the paths pickled vocabularies name
     modules.update(_contrib_paths.sys_modules())  # seq2seq's python.ops, the projector
-    for name in ("seq2seq", "opt"):
+    for name in ("seq2seq", "opt", "metrics"):
         modules[f"{PACKAGE}.{name}"].python = modules[f"{PACKAGE}.{name}.python"]
     if f"{PACKAGE}.tensorboard" in modules:
         package.tensorboard = modules[f"{PACKAGE}.tensorboard"]

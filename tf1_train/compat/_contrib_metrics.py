@@ -371,6 +371,19 @@ KEPT = tuple(sorted(set(_SAME_AS_CORE) | {
 GONE = "every name of TF 1.15's tensorflow.contrib.metrics is kept"
 
 
+def metric_ops_names() -> tuple:
+    """TF 1.15's ``contrib.metrics.python.ops.metric_ops``' functions: the
+    streaming metrics of KEPT (that module held every one but the set ops,
+    the classification and agreement helpers)."""
+    return tuple(n for n in KEPT if n.startswith("streaming_") or n in METRIC_OPS_OTHERS)
+
+
+METRIC_OPS_OTHERS = ("aggregate_metric_map", "aggregate_metrics", "auc_with_confidence_intervals",
+                     "cohen_kappa", "confusion_matrix", "count", "precision_at_recall",
+                     "precision_recall_at_equal_thresholds", "recall_at_precision",
+                     "sparse_recall_at_top_k")  # fmt: skip
+
+
 def resolve(name: str):
     """``tf.contrib.metrics.<name>`` for a name of KEPT."""
     from tf1_train.compat import _contrib_metrics_agreement as agreement

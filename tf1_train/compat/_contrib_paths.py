@@ -12,6 +12,10 @@ install() as modules of their own:
   ``tf.contrib.opt`` (``from tensorflow.contrib.opt.python.training import
   sign_decay``: AddSign's and PowerSign's decays were public by that path
   only), each module's kept names (``_contrib_names.OPT_TRAINING_MODULES``).
+- ``tensorflow.contrib.metrics.python.ops.metric_ops`` and ``.set_ops``: the
+  streaming metrics' and set ops' implementation modules, imported so by
+  SSD-Tensorflow's ``tf_extended`` (``from tensorflow.contrib.metrics.python.ops
+  import set_ops``); their public functions, ``tf.contrib.metrics``' objects.
 - ``tensorflow.contrib.tensorboard.plugins.projector``: TensorBoard's
   ``tensorboard.plugins.projector``, which is that module moved (the same
   ``ProjectorConfig`` proto, and ``visualize_embeddings`` takes a
@@ -51,6 +55,8 @@ SEQ2SEQ_OPS = {
     ),
     "loss": (("_contrib_decode",), ("sequence_loss",)),
 }  # fmt: skip
+METRICS_OPS = PACKAGE + ".metrics.python.ops"
+SET_OPS = ("set_difference", "set_intersection", "set_size", "set_union")
 PROJECTOR = PACKAGE + ".tensorboard.plugins.projector"
 PROJECTOR_NAMES = ("EmbeddingInfo", "ProjectorConfig", "SpriteMetadata", "visualize_embeddings")
 
@@ -98,6 +104,8 @@ def _served(full: str, names, find) -> types.ModuleType:
         )
 
     served.__getattr__ = __getattr__
+    served.__all__ = list(names)  # what dir() and `import *` see
+    served.__dir__ = lambda: list(names)
     return served
 
 
@@ -120,12 +128,26 @@ def sys_modules() -> dict:
     modules[OPT_TRAINING] = _package(OPT_TRAINING, **training)
     opt_python = PACKAGE + ".opt.python"
     modules[opt_python] = _package(opt_python, training=modules[OPT_TRAINING])
+    modules.update(_metrics_modules())
     if projector_available():
         projector = importlib.import_module("tensorboard.plugins.projector")
         plugins = _package(PACKAGE + ".tensorboard.plugins", projector=projector)
         modules[PROJECTOR] = projector
         modules[PACKAGE + ".tensorboard.plugins"] = plugins
         modules[PACKAGE + ".tensorboard"] = _package(PACKAGE + ".tensorboard", plugins=plugins)
+    return modules
+
+
+def _metrics_modules() -> dict:
+    from tf1_train.compat import _contrib_metrics
+
+    names = {"metric_ops": _contrib_metrics.metric_ops_names(), "set_ops": SET_OPS}
+    ops = {m: _served(f"{METRICS_OPS}.{m}", n, _contrib_metrics.resolve) for m, n in names.items()}
+    modules = {f"{METRICS_OPS}.{m}": module for m, module in ops.items()}
+    modules[METRICS_OPS] = _package(METRICS_OPS, **ops)
+    modules[PACKAGE + ".metrics.python"] = _package(
+        PACKAGE + ".metrics.python", ops=modules[METRICS_OPS]
+    )
     return modules
 
 
@@ -141,6 +163,18 @@ def kept(submodule: str, rest) -> bool:
         if len(rest) <= 2:
             return rest in (["python"], ["python", "ops"])
         return rest[:2] == ["python", "ops"] and seq2seq_kept(*rest[2:4])
+    if submodule == "metrics":
+        from tf1_train.compat._contrib_metrics import metric_ops_names
+
+        modules = {"metric_ops": metric_ops_names(), "set_ops": SET_OPS}
+        if len(rest) <= 2:
+            return rest in (["python"], ["python", "ops"])
+        kept_names = modules.get(rest[2])
+        return (
+            rest[:2] == ["python", "ops"]
+            and kept_names is not None
+            and (len(rest) == 3 or rest[3] in kept_names)
+        )
     if submodule == "opt":
         if len(rest) <= 2:
             return rest in (["python"], ["python", "training"])

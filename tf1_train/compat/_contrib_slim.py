@@ -265,8 +265,9 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                 continue
             if internal[0] == "framework" and len(parts) == 3:
                 # TF 1.15's python/ops/__init__ star-imported its modules: the
-                # names of contrib.framework (`arg_scope` the function)
-                return "served", "framework"
+                # names of contrib.framework (`arg_scope` the function), and its
+                # modules below it (`from ...python.ops import variables`)
+                return "ops-level", name
             return "tf-slim", ".".join([module, *parts[3:]])
         if parts[1:] == ["python"]:
             return "package", name
@@ -284,12 +285,21 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         elif kind == "package":
             module = types.ModuleType(what, "a package level of contrib's layout")
             module.__path__ = []
+        elif kind == "ops-level":
+            framework = self._served("framework")
+            module = types.ModuleType(what, framework.__doc__)
+            module.__dict__.update((k, v) for k, v in vars(framework).items() if k[:2] != "__")
+            module.__getattr__ = framework.__getattr__
+            module.__path__ = []  # a from-import of its module names imports them (Finder)
         else:
-            if what not in self._made:
-                self._made[what] = _served_module("tensorflow.contrib." + what, what)
-            module = self._made[what]
+            module = self._served(what)
         self.loaded.append(spec.name)
         return module
+
+    def _served(self, what: str) -> types.ModuleType:
+        if what not in self._made:
+            self._made[what] = _served_module("tensorflow.contrib." + what, what)
+        return self._made[what]
 
     def exec_module(self, module):
         pass  # already imported (tf-slim's) or built (create_module)
