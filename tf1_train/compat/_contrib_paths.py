@@ -61,11 +61,6 @@ PROJECTOR = PACKAGE + ".tensorboard.plugins.projector"
 PROJECTOR_NAMES = ("EmbeddingInfo", "ProjectorConfig", "SpriteMetadata", "visualize_embeddings")
 
 
-def seq2seq_kept(module: str, name: str = "") -> bool:
-    """Whether ``tensorflow.contrib.seq2seq.python.ops.<module>[.<name>]`` works."""
-    return module in SEQ2SEQ_OPS and (not name or name in SEQ2SEQ_OPS[module][1])
-
-
 def projector_available() -> bool:
     return importlib.util.find_spec("tensorboard") is not None
 
@@ -158,31 +153,24 @@ def serves(submodule: str) -> bool:
 
 def kept(submodule: str, rest) -> bool:
     """Whether ``tensorflow.contrib.<submodule>.<rest...>`` works after install(),
-    for the paths this module serves (seq2seq's ``python`` level, tensorboard)."""
+    for the paths this module serves (seq2seq's, opt's and metrics' ``python``
+    levels, tensorboard)."""
     if submodule == "seq2seq":
-        if len(rest) <= 2:
-            return rest in (["python"], ["python", "ops"])
-        return rest[:2] == ["python", "ops"] and seq2seq_kept(*rest[2:4])
+        return _level_kept(rest, "ops", {m: names for m, (_, names) in SEQ2SEQ_OPS.items()})
     if submodule == "metrics":
         from tf1_train.compat._contrib_metrics import metric_ops_names
 
-        modules = {"metric_ops": metric_ops_names(), "set_ops": SET_OPS}
-        if len(rest) <= 2:
-            return rest in (["python"], ["python", "ops"])
-        kept_names = modules.get(rest[2])
-        return (
-            rest[:2] == ["python", "ops"]
-            and kept_names is not None
-            and (len(rest) == 3 or rest[3] in kept_names)
-        )
+        return _level_kept(rest, "ops", {"metric_ops": metric_ops_names(), "set_ops": SET_OPS})
     if submodule == "opt":
-        if len(rest) <= 2:
-            return rest in (["python"], ["python", "training"])
-        names = OPT_TRAINING_MODULES.get(rest[2])
-        return (
-            rest[:2] == ["python", "training"]
-            and names is not None
-            and (len(rest) == 3 or rest[3] in names)
-        )
+        return _level_kept(rest, "training", OPT_TRAINING_MODULES)
     levels = ["plugins", "projector"]
     return rest[:2] == levels[: len(rest[:2])] and (len(rest) < 3 or rest[2] in PROJECTOR_NAMES)
+
+
+def _level_kept(rest, level: str, modules) -> bool:
+    """Whether ``python[.<level>[.<module>[.<name>]]]`` is served: ``modules``
+    maps each module under ``python.<level>`` to its names."""
+    if len(rest) <= 2:
+        return rest in (["python"], ["python", level])
+    names = modules.get(rest[2]) if rest[:2] == ["python", level] else None
+    return names is not None and (len(rest) == 3 or rest[3] in names)
