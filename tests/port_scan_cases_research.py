@@ -10,7 +10,8 @@ ended by StopIteration (tf1_train/port/generator_rules.py: bilm-tf), a variable
 looked up by its tensor name (tf1_train/port/tensor_name_rules.py: TF1
 notebooks reading weights back), a Keras model trained with eager execution
 off (tf1_train/port/keras_graph_rules.py: handson-ml's reproducibility
-notebook); joined to
+notebook), an assign that grows a variable (tf1_train/port/assign_rules.py:
+SSD-Tensorflow's streaming mAP); joined to
 tests/port_scan_cases.py's CASES. Snippets are never run."""
 
 RESEARCH = [
@@ -101,5 +102,18 @@ RESEARCH = [
         "tf.compat.v1.disable_eager_execution()\n"
         "model = keras.models.Sequential([keras.layers.Dense(10)])\nlogits = model(X)\n"
         "clf = svm.SVC()\nclf.fit(X, y)\n",
+    ),
+    (
+        "assign-validate-shape",
+        "import tensorflow.compat.v1 as tf\nv = tf.Variable(tf.zeros([0]), trainable=False)\n"
+        "up = tf.assign(v, tf.concat([v, x], 0), validate_shape=False)"
+        "  # expect: assign-validate-shape\n"
+        "self.buf = make_local('buf', shape=[0])\n"
+        "op = self.buf.assign(tf.concat([self.buf, y], 0), validate_shape=False)"
+        "  # expect: assign-validate-shape\n",
+        "import tensorflow.compat.v1 as tf\n"
+        "v = tf.Variable(tf.zeros([0]), trainable=False, validate_shape=False)\n"
+        "up = tf.assign(v, tf.concat([v, x], 0), validate_shape=False)\n"
+        "w = tf.assign(u, tf.zeros([3]))\n",
     ),
 ]

@@ -130,6 +130,7 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
         "fetch-with-update",
         "variable-assign-on-reuse",
         "variable-tensor-name",
+        "assign-validate-shape",
     )
     reference = reference or key.startswith("global-step-")
     if reference and program.v1_variables:

@@ -17,6 +17,7 @@ from tf1_train.compat import _contrib, _estimator, _tutorial_mnist
 from tf1_train.compat._contrib import PACKAGE
 from tf1_train.port import (
     api_names,
+    assign_rules,
     checks,
     class_rules,
     contrib_rules,  # noqa: F401 (registers its rules)
@@ -228,6 +229,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     attributes = dict(program.variable_attributes)
     raw.extend(feed_rules.findings(parsed.tree, parsed.aliases.resolve, attributes))
     raw.extend(fetch_rules.findings(parsed.tree, program.updates))
+    raw.extend(assign_rules.findings(parsed.tree))
     raw.extend(tensor_name_rules.findings(parsed.tree, program.variable_names))
     raw.extend(reuse_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(ema_rules.findings(parsed.tree, parsed.aliases.resolve))
