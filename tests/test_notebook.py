@@ -23,8 +23,8 @@ def test_ipython_lines_become_pass_at_their_indentation_and_are_listed(tmp_path)
     first += "%matplotlib inline\nfiles = !ls\nos.path?\n"
     book = notebook.read(_book(tmp_path, first, "x = 1"))
     cell = book.cells[0]
-    assert cell.source.split("\n")[2:7] == ["    pass", "except Exception:", "    pass", "pass",
-                                            "files = []"]  # fmt: skip
+    assert cell.source.split("\n")[3:7] == ["except Exception:", "    pass", "pass", "files = []"]
+    assert cell.source.split("\n")[2] == f"    raise RuntimeError({notebook.UNKNOWN_MAGIC!r})"
     assert [(m.cell, m.line, m.text) for m in cell.magics] == [
         (2, 3, "%tensorflow_version 1.x"),
         (2, 6, "%matplotlib inline"),
@@ -84,3 +84,16 @@ def test_what_is_not_a_python_notebook_says_so(tmp_path, content, said):
     path.write_text(content)
     with pytest.raises(ValueError, match="^" + re.escape(said)):
         notebook.read(str(path))
+
+
+def test_colabs_magic_in_a_try_raises_as_it_did_outside_colab(tmp_path):
+    """handson-ml's first cell: outside Colab IPython had no
+    %tensorflow_version, so the except branch ran and the !apt lines did not."""
+    source = "try:\n    %tensorflow_version 1.x\n    !apt install -y xvfb\n    IS_COLAB = True\n"
+    source += "except Exception:\n    IS_COLAB = False\n%tensorflow_version 1.x\n"
+    (cell,) = notebook.read(_book(tmp_path, source)).cells
+    names = {}
+    exec(cell.source, names)
+    assert names["IS_COLAB"] is False
+    assert cell.source.splitlines()[-1] == "pass"  # outside a try: not run, listed
+    assert [m.line for m in cell.magics] == [2, 3, 7]

@@ -15,6 +15,8 @@ markdown cells counted, as ruff counts them, and named
 
 Only a cell that does not parse as Python is rewritten: a cell that parses
 has no IPython syntax, and a ``%`` that starts a line of a string stays.
+Colab's ``%tensorflow_version`` inside a ``try:`` raises, as it did in
+Jupyter outside Colab, so the ``except`` branch runs as it ran there.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from typing import List, NamedTuple, Optional, Tuple
 # cell magics whose body is Python the kernel runs; the others are not Python
 PYTHON_CELL_MAGICS = ("time", "timeit", "capture", "prun", "debug")
 WRITEFILE = ("writefile", "file")  # the body is written to a file, not run
+COLAB_ONLY = ("%tensorflow_version",)
+UNKNOWN_MAGIC = "UsageError: Line magic function `%tensorflow_version` not found (Colab's own)"
 _MAGIC = re.compile(r"^\s*(%|!(?!=)|\?)")  # %magic, !shell, ?help
 _ASSIGNED = re.compile(r"^(\s*)([\w.]+(?:\s*,\s*[\w.]+)*)\s*=\s*([%!])")  # x = !ls
 _HELP = re.compile(r"^(\s*)[\w.]+\?\??\s*$")  # name? / name??
@@ -133,7 +137,31 @@ def python_lines(number: int, lines: List[str]) -> Tuple[str, Tuple[Magic, ...]]
             out.append(line)
             continue
         magics.append(Magic(number, i, line.strip()))
-    return "\n".join(out), tuple(magics)
+    return _colab_only(out, magics), tuple(magics)
+
+
+def _colab_only(out: List[str], magics: List[Magic]) -> str:
+    """``out`` joined, each Colab-only magic inside a ``try:`` body raising
+    instead: outside Colab IPython has no ``%tensorflow_version`` and raised
+    UsageError there, so the ``except`` branch ran (handson-ml's ``IS_COLAB =
+    False``, its ``!apt install`` lines after it not run)."""
+    colab = {m.line for m in magics if m.text.split(" ")[0] in COLAB_ONLY}
+    try:
+        tree = ast.parse("\n".join(out))
+    except SyntaxError:
+        return "\n".join(out)
+    tried = {
+        n.lineno
+        for t in ast.walk(tree)
+        if isinstance(t, ast.Try)
+        for s in t.body
+        for n in ast.walk(s)
+        if isinstance(n, ast.Pass)
+    }
+    for line in colab & tried:
+        indent = out[line - 1][: len(out[line - 1]) - len(out[line - 1].lstrip())]
+        out[line - 1] = f"{indent}raise RuntimeError({UNKNOWN_MAGIC!r})"
+    return "\n".join(out)
 
 
 def label(path: str, number: int) -> str:
