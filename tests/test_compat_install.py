@@ -112,6 +112,7 @@ def test_legacy_script_trains_through_python_m_compat(tmp_path):
         (["--v1_shapes"], "error: --v1_shapes needs a program to run"),
         (["--v1_variables"], "error: --v1_variables needs a program to run"),
         (["--v1_control_flow"], "error: --v1_control_flow needs a program to run"),
+        (["--v1_seeds"], "error: --v1_seeds needs a program to run"),
         (["--gpus_as_cpus=0", "x.py"], "error: --gpus_as_cpus=0: the number of GPUs to run on"),
         (["--v1", "--gpus_as_cpus=two", "x.py"], "error: --gpus_as_cpus=two: the number of GPUs"),
         (

@@ -4,7 +4,12 @@ tf1_train/port/runtime_rules.py; PORTING.md P6). With only
 own the number of ops built before it as its seed; TensorFlow 2 counts the
 graph's draws instead. tests/legacy_scripts/graph_seed_style.py printed
 TF_1_15_5 on TensorFlow 1.15.5 (measured): the unseeded shuffle there drew
-with (123, 8), which the seeded one is given."""
+with (123, 8), which the seeded one is given. ``--v1_seeds`` (with
+``--v1_variables``, whose variables are TF 1.x's ops) gives the op count as
+the seed again: tests/legacy_scripts/graph_seed_layers_style.py, a model of
+tf.layers' dense, conv2d, conv2d_transpose, batch norm, dropout and flatten,
+then prints TF 1.15.5's initial weights, output and last draw (measured
+2026-12-07), where as written every one of them differs."""
 
 import os
 
@@ -13,6 +18,15 @@ from conftest import ROOT, run_legacy_script
 from tf1_train.port import scan
 
 SCRIPT = os.path.join(ROOT, "tests", "legacy_scripts", "graph_seed_style.py")
+LAYERS = os.path.join(ROOT, "tests", "legacy_scripts", "graph_seed_layers_style.py")
+LAYERS_TF_1_15_5 = {
+    "conv/kernel": "-0.911328",
+    "deconv/kernel": "-0.072677",
+    "fc/kernel": "6.317050",
+    "logits/kernel": "-0.778631",
+    "output": "-1.89711",
+    "draw": "-0.552833 -0.926639 0.845525",
+}
 TF_1_15_5 = {"unseeded": "3 5 4 1 6 0 7 2", "seeded": "3 5 4 1 6 0 7 2"}
 
 
@@ -30,3 +44,13 @@ def test_an_unseeded_draw_moves_an_op_seeded_one_stays_and_the_scan_says_so(tmp_
 def _line(text: str) -> int:
     with open(SCRIPT) as f:
         return next(n for n, line in enumerate(f, 1) if text in line)
+
+
+def test_v1_seeds_gives_tf_1_15_5s_draws_again(tmp_path):
+    out = run_legacy_script("--v1", tmp_path, "--v1_seeds", "--v1_variables", SCRIPT)
+    assert out == TF_1_15_5
+    out = run_legacy_script("--v1", tmp_path, "--v1_seeds", "--v1_variables", LAYERS)
+    assert {k: out[k] for k in LAYERS_TF_1_15_5} == LAYERS_TF_1_15_5
+    assert out["bn/gamma"] == out["bn/moving_variance"] == "4.000000"
+    as_written = run_legacy_script("--v1", tmp_path, LAYERS)
+    assert all(as_written[k] != v for k, v in LAYERS_TF_1_15_5.items())

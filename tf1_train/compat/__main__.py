@@ -17,8 +17,9 @@ reference variable: TF 2's branch functions cannot), so graph rewrites that
 name their ops work (the freeze scripts' ``RefSwitch`` fix, ``'/read'``
 tensors), also process-wide; with ``--v1_control_flow``, TF 1.x's control
 flow alone (a lookup made inside a loop then has TF 1.x's sparse gradient,
-port/loop_rules.py); with ``--gpus_as_cpus=N``, a multi-GPU program's ``/gpu:i`` towers
-run on N virtual CPU devices (_gpus_as_cpus.py); with
+port/loop_rules.py); with ``--v1_seeds``, TF 1.x's op seeds for random ops
+given none under a graph seed (_v1_seeds.py); with ``--gpus_as_cpus=N``, a
+multi-GPU program's ``/gpu:i`` towers run on N virtual CPU devices (_gpus_as_cpus.py); with
 ``--v1_packages=NAME[,NAME...]``, installed TF 1.x libraries the program
 uses (stable-baselines) get the v1 API as the program's own files do; with
 ``--v1_root=DIR[,DIR...]``, the program's own files outside the script's
@@ -44,7 +45,8 @@ from tf1_train.compat import install
 
 USAGE = (
     "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--v1_variables] "
-    "[--v1_control_flow] [--gpus_as_cpus=N] [--v1_packages=NAME,...] [--v1_root=DIR,...] "
+    "[--v1_control_flow] [--v1_seeds] [--gpus_as_cpus=N] [--v1_packages=NAME,...] "
+    "[--v1_root=DIR,...] "
     "SCRIPT.py|NOTEBOOK.ipynb [ARGS...] | -m MODULE [ARGS...]"
 )
 
@@ -65,8 +67,9 @@ def _module_error(name: str) -> Optional[str]:
 
 
 # on/off options, before the program
-SWITCHES = ("--v1", "--v1_shapes", "--v1_variables", "--v1_control_flow")
-SWITCH_FIELDS = ("v1", "v1_shapes", "v1_variables", "v1_control_flow", "v1_packages", "v1_root")
+SWITCHES = ("--v1", "--v1_shapes", "--v1_variables", "--v1_control_flow", "--v1_seeds")
+SWITCH_FIELDS = ("v1", "v1_shapes", "v1_variables", "v1_control_flow", "v1_seeds", "v1_packages")
+SWITCH_FIELDS += ("v1_root",)
 
 
 class Options(NamedTuple):
@@ -78,6 +81,7 @@ class Options(NamedTuple):
     v1_shapes: bool = False
     v1_variables: bool = False
     v1_control_flow: bool = False
+    v1_seeds: bool = False
     gpus: int = 0  # N, 0 for none
     v1_packages: Tuple[str, ...] = ()  # the paths of the packages named
     v1_root: Tuple[str, ...] = ()  # more folders of the program's own files
@@ -279,6 +283,10 @@ def _graph_mode(v1_root: Optional[str], given: Options) -> None:
         tf.compat.v1.disable_resource_variables()
     if given.v1_variables or given.v1_control_flow:
         tf.compat.v1.disable_control_flow_v2()
+    if given.v1_seeds:
+        from tf1_train.compat import _v1_seeds
+
+        _v1_seeds.install()
     if v1_root or given.v1_packages or given.v1_root:
         from tf1_train.compat._v1_imports import serve_v1_api
 

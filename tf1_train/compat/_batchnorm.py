@@ -202,12 +202,15 @@ class BatchNormalization(Layer):
             beta = tf.constant(0.0, self._param_dtype, self._param_shape)
 
         def run(is_training):
+            # training: no statistics given, as TF 1.x's layer called it (the
+            # two empty constants it then built are counted by graph-seeded
+            # programs' later op seeds, --v1_seeds)
             return v1.nn.fused_batch_norm(
                 inputs,
                 gamma,
                 beta,
-                mean=self.moving_mean,
-                variance=self.moving_variance,
+                mean=None if is_training else self.moving_mean,
+                variance=None if is_training else self.moving_variance,
                 epsilon=self.epsilon,
                 is_training=is_training,
                 data_format=self._data_format,

@@ -138,6 +138,14 @@ class Conv2D(_ConvBase):
             constraint=self.kernel_constraint,
         )
         self._add_bias()
+        self._tf1_build_ops()
+
+    def _tf1_build_ops(self) -> None:
+        """The constant TF 1.x's layer built here (its ``nn_ops.Convolution``'s
+        ``dilation_rate``), unused: a graph-seeded program's later op seeds
+        count it (--v1_seeds). A dilated convolution's call builds one itself."""
+        if all(d == 1 for d in self.dilation_rate):
+            tf.constant(list(self.dilation_rate), tf.int32, name="dilation_rate")
 
     def call(self, inputs):
         outputs = tf.nn.convolution(
@@ -168,18 +176,26 @@ class Conv2DTranspose(Conv2D):
     def _kernel_shape(self, channels: int) -> list:
         return [*self.kernel_size, self.filters, channels]
 
+    def _tf1_build_ops(self) -> None:
+        pass  # TF 1.x's transposed convolutions built no Convolution
+
     def call(self, inputs):
         rank = self.rank
         axes = range(2, 2 + rank) if self.nchw else range(1, 1 + rank)
+        # The output shape from the input's dynamic one, op for op as TF 1.x's
+        # layer built it (a graph-seeded program's later op seeds count them,
+        # --v1_seeds): the batch, each spatial size, its output length.
         dynamic = tf.shape(inputs)
-        sizes = []
-        for axis, kernel, stride in zip(axes, self.kernel_size, self.strides):
-            static = tf.compat.dimension_value(inputs.shape[axis])
-            size = static if static is not None else dynamic[axis]
-            sizes.append(_deconv_length(size, kernel, stride, self.padding))
+        batch, sizes = dynamic[0], [dynamic[axis] for axis in axes]
+        sizes = [
+            _deconv_length(size, kernel, stride, self.padding)
+            for size, kernel, stride in zip(sizes, self.kernel_size, self.strides)
+        ]
         # Computed channels-last, as the legacy layer did on CPU.
         x = tf.transpose(inputs, (0, *range(2, 2 + rank), 1)) if self.nchw else inputs
-        out_shape = tf.stack([dynamic[0], *sizes, self.filters])
+        out_shape = tf.stack([batch, *sizes, self.filters])
+        if rank == 2:
+            out_shape[0]  # noqa: B018 (Keras 2's conv2d_transpose read it: an op TF 1.x's had)
         transpose = {2: v1.nn.conv2d_transpose, 3: v1.nn.conv3d_transpose}[rank]
         outputs = transpose(
             x, self.kernel, out_shape, (1, *self.strides, 1), padding=self.padding.upper()

@@ -160,16 +160,44 @@ class Dropout(Layer):
             training = False
 
         def dropped():
-            return tf.nn.dropout(
-                inputs,
-                rate=self.rate,
-                noise_shape=self._noise_shape(inputs),
-                # The same op seed at every call, as TF 1.x's layer gave: one
-                # seeded layer called twice drops the same units (tf_keras's differ)
-                seed=self.seed,
-            )
+            # The same op seed at every call, as TF 1.x's layer gave: one
+            # seeded layer called twice drops the same units (tf_keras's differ)
+            return tf1_dropout(inputs, self.rate, self._noise_shape(inputs), self.seed)
 
         return smart_cond(training, dropped, lambda: tf.identity(inputs))
+
+
+def _tf1_random_uniform(shape, seed, dtype):
+    """TF 1.15's ``random_uniform`` over [0, 1), op for op (TF 2's skips the
+    scaling ops for that range): the seed taken after its two constants."""
+    from tensorflow.python.framework import random_seed
+    from tensorflow.python.ops import gen_random_ops
+
+    with tf.name_scope("random_uniform"):
+        low = tf.convert_to_tensor(0, dtype=dtype, name="min")
+        high = tf.convert_to_tensor(1, dtype=dtype, name="max")
+        seed1, seed2 = random_seed.get_seed(seed)
+        drawn = gen_random_ops.random_uniform(shape, dtype, seed=seed1, seed2=seed2)
+        return tf.add(drawn * (high - low), low)
+
+
+def tf1_dropout(x, rate, noise_shape, seed):
+    """TF 1.15's ``nn.dropout``, op for op: ``x * (1 / (1 - rate))`` times the
+    mask ``uniform >= rate``. TF 2's builds other ops in another order, and a
+    graph-seeded program's op seeds count them (--v1_seeds): its uniform draw
+    and every later unseeded one would differ from TF 1.x's."""
+    with tf.name_scope("dropout"):
+        x = tf.convert_to_tensor(x, name="x")
+        rate = tf.convert_to_tensor(rate, dtype=x.dtype, name="rate")
+        if tf.get_static_value(rate) == 0:
+            return x
+        shape = tf.shape(x) if noise_shape is None else noise_shape
+        random_tensor = _tf1_random_uniform(shape, seed, x.dtype)
+        scale = 1 / (1 - rate)
+        keep_mask = random_tensor >= rate
+        ret = x * scale * tf.cast(keep_mask, x.dtype)
+        ret.set_shape(x.shape)
+        return ret
 
 
 def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=None):
@@ -191,18 +219,18 @@ class Flatten(Layer):
         rank = inputs.shape.rank
         if self.data_format == "channels_first" and rank and rank > 1:
             inputs = tf.transpose(inputs, perm=[0, *range(2, rank), 1])
-        shape = inputs.shape
-        if shape.rank == 1:
-            return tf.expand_dims(inputs, axis=1)
-        batch = tf.compat.dimension_value(shape[0])
-        rest = shape[1:]
-        if rest.is_fully_defined():
-            target = tf.constant([-1, int(functools.reduce(operator.mul, rest.as_list(), 1))])
-        elif batch is not None:
-            target = tf.constant([int(batch), -1])
-        else:
-            target = [tf.shape(inputs)[0], -1]
-        return tf.reshape(inputs, target)
+        # TF 1.x's ops, one for one: a graph-seeded program's later op seeds
+        # count them (--v1_seeds)
+        batch = tf.compat.dimension_value(inputs.shape[0]) or tf.shape(inputs)[0]
+        outputs = tf.reshape(inputs, (batch, -1))
+        rest = inputs.shape[1:]
+        size = (
+            int(functools.reduce(operator.mul, rest.as_list(), 1))
+            if rest.is_fully_defined()
+            else None
+        )
+        outputs.set_shape([inputs.shape[0], size])
+        return outputs
 
 
 def flatten(inputs, name=None, data_format: str = "channels_last"):

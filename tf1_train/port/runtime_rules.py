@@ -63,7 +63,9 @@ _rule(
     "without one takes a seed derived from this graph seed, which TF 1.x derived from the "
     "number of ops built before it and TensorFlow 2 from a count of the graph's draws, so "
     "every unseeded initializer, dropout, shuffle and random op draws other numbers than on "
-    "TF 1.x from the first variable on, with the same seed set (PORTING P6)",
+    "TF 1.x from the first variable on, with the same seed set (PORTING P6); unedited: python "
+    "-m tf1_train.compat --v1_seeds --v1_variables takes the op count again (TF 1.15.5's "
+    "draws where the graph before each draw has TF 1.x's ops, as tf.layers' do)",
     "renames it to tf.compat.v1.set_random_seed and reports nothing of the draws",
     ROW_SEED,
 )
