@@ -157,5 +157,8 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
     if key == "eager-placeholder" and program.graph_context:
         return WORKS, "runs only inside `with tf.Graph().as_default():` blocks"
     if key in INSTALL_FIXES and program.compat_installed:
-        return WORKS, "works: the program calls tf1_train.compat.install() (before the model)"
+        return WORKS, (
+            "works: the program runs through python -m tf1_train.compat or calls "
+            "tf1_train.compat.install() (before the model)"
+        )
     return severity, ""

@@ -16,12 +16,17 @@ import pathlib
 import sys
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
-from tf1_train.port.rules import BREAKS, SEVERITIES
+from tf1_train.port.rules import BREAKS, RENAME, SEVERITIES
 
 if TYPE_CHECKING:  # scan.py imports TensorFlow: not for --help
     from tf1_train.port.scan import Finding, Report
 
 JSON_VERSION = 1
+RENAMES = (
+    "({n} rename: names TensorFlow 2 moved, as tf.placeholder to tf.compat.v1.placeholder; "
+    "as written each raises AttributeError: rename them, or run the program through "
+    "python -m tf1_train.compat --v1 and scan it with --v1)"
+)
 HELP = """usage: python -m tf1_train.port scan PATH... [--json FILE|-] [--compat]
            [--v1] [--v1_shapes] [--v1_variables] [--v1_control_flow]
 
@@ -50,6 +55,9 @@ def table(report: Report) -> str:
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     summary = ", ".join(f"{n} {s}" for s, n in counts(report.findings).items())
     lines.append(f"\n{len(report.files)} files scanned, {len(report.findings)} findings: {summary}")
+    renames = counts(report.findings)[RENAME]
+    if renames:
+        lines.append(RENAMES.format(n=renames))
     return "\n".join(lines)
 
 
