@@ -76,6 +76,7 @@ def install() -> None:
         _regularizers,
         _tensorboard_v1,
         _variable_class,
+        _while_loop,
         layers,
     )
 
@@ -103,6 +104,7 @@ def install() -> None:
     _variable_class.install(_set)  # isinstance(v, tf.compat.v1.Variable), `if v:` (v1 graph)
     _int_arguments.install(_set)  # prefetch(np.int64(n)), a bool dimension: ints, as on TF 1.x
     _tensorboard_v1.install(_set)  # tensorboard.summary.custom_scalar_pb & co. (TensorBoard 1.x)
+    _while_loop.install(_set)  # a loop's results in its body's structure, as TF 1.x packed them
     _op_libraries.install(_set, _tf_apis())  # a TF 1.x-built op library: why it does not load
     _import_tf1_graphs()
     _floor_fused_batch_norm_epsilon()
