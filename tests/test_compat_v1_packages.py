@@ -143,3 +143,36 @@ def test_a_shared_package_beside_the_scripts_is_served_by_v1_root_as_the_note_sa
                   env=env)  # fmt: skip
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.strip().splitlines()[-1] == "sum 3.0"
+
+
+TEST_PROGRAM = """
+import os, sys, unittest
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib.model import build
+
+class ModelTest(unittest.TestCase):
+    def test_build(self):
+        build()
+
+if __name__ == "__main__":
+    unittest.main()
+"""
+
+
+def test_a_test_program_that_catches_the_error_still_gets_the_note(tmp_path):
+    """unittest catches the AttributeError, prints it as an error and exits 1:
+    dennybritz/reinforcement-learning's A3C tests ended with no note."""
+    project = tmp_path / "project"
+    (project / "lib").mkdir(parents=True)
+    (project / "tests").mkdir()
+    (project / "lib" / "__init__.py").write_text("")
+    (project / "lib" / "model.py").write_text(SHARED)
+    (project / "tests" / "model_test.py").write_text(TEST_PROGRAM)
+    out = run_cli(["--v1", "model_test.py"], module="tf1_train.compat", cwd=project / "tests",
+                  env={"TF_CPP_MIN_LOG_LEVEL": "2"})  # fmt: skip
+    assert out.returncode == 1 and "FAILED (errors=1)" in out.stderr
+    assert out.stderr.rstrip().splitlines()[-1] == (
+        f"note: tf.placeholder in {project}/lib/model.py is TF 1.x's, and that file is outside "
+        "what --v1 serves (the files under the script's directory, or the current one for -m): "
+        f"add --v1_root={project}"
+    )

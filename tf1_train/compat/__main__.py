@@ -35,13 +35,12 @@ counter thread (``slim.learning.train``) then fails reading the global step
 
 import importlib.util
 import os
-import re
 import runpy
 import sys
 import traceback
 from typing import NamedTuple, Optional, Tuple
 
-from tf1_train.compat import install
+from tf1_train.compat import _v1_notes, install
 
 USAGE = (
     "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--v1_variables] "
@@ -152,7 +151,7 @@ def main(argv: Optional[list] = None) -> int:
     if not os.path.isfile(script):
         print(f"error: {script}: no such file; {USAGE}", file=sys.stderr)
         return 2
-    program = _program(script, given)
+    program = _program(script)
     if isinstance(program, str):
         print(f"error: {script}: {program}", file=sys.stderr)
         return 2
@@ -162,7 +161,7 @@ def main(argv: Optional[list] = None) -> int:
     return _run(program, given)
 
 
-def _program(script: str, given: Options):
+def _program(script: str):
     """What runs ``script``: a notebook's cells (_notebook.py) or the file; a
     string says why a notebook cannot run."""
     if not script.endswith(".ipynb"):
@@ -175,10 +174,7 @@ def _program(script: str, given: Options):
     except (OSError, ValueError) as e:
         return f"{e} (give a Python notebook, a .py script or -m MODULE)"
 
-    def advice(error: BaseException) -> str:
-        return _v1_note(error, given) if isinstance(error, AttributeError) else ""
-
-    return lambda: _notebook.run(script, advice)
+    return lambda: _notebook.run(script)
 
 
 def _run_module(module: str, args: list, given: Options) -> int:
@@ -198,7 +194,9 @@ def _run_module(module: str, args: list, given: Options) -> int:
 def _run(program, given: Options) -> int:
     """Runs the program; a TF 1.x name it reads from ``tensorflow`` where the
     v1 API is not served ends with its traceback and one note saying how to
-    serve it there (GraphSAGE's package imported from a script elsewhere)."""
+    serve it there (GraphSAGE's package imported from a script elsewhere),
+    also when a test program caught it and exited non-zero (_v1_notes.py)."""
+    _v1_notes.record()
     try:
         program()
     except AttributeError as e:
@@ -208,51 +206,19 @@ def _run(program, given: Options) -> int:
         traceback.print_exc()
         print(f"note: {note}", file=sys.stderr)
         return 1
+    except SystemExit as e:
+        miss = _v1_notes.first_recorded()
+        note = _v1_notes.advice(miss, given.v1) if miss and e.code not in (0, None) else ""
+        if note:
+            print(f"note: {note}", file=sys.stderr)
+        raise
     return 0
 
 
-def _v1_note(error: AttributeError, given: Options) -> str:
-    found = re.fullmatch(r"module 'tensorflow' has no attribute '(\w+)'", str(error))
-    import tensorflow as tf
-
-    if not found or not hasattr(tf.compat.v1, found.group(1)):
-        return ""
-    where = os.path.normpath(traceback.extract_tb(error.__traceback__)[-1].filename)
-    name = f"tf.{found.group(1)} in {where} is TF 1.x's"
-    if not given.v1:
-        return f"{name}: run with --v1 (python -m tf1_train.compat --v1 ...)"
-    folder, package = _import_root(error, where)
-    fix = f"add --v1_packages={package}" if _importable(package, folder) else ""
-    fix = fix or f"add --v1_root={folder}"
-    return (
-        f"{name}, and that file is outside what --v1 serves (the files under the script's "
-        f"directory, or the current one for -m): {fix}"
-    )
-
-
-def _import_root(error: BaseException, where: str) -> Tuple[str, Optional[str]]:
-    """(the folder on sys.path the failing file was imported from, its top
-    package or None): ``lib.atari.state_processor`` at ``/rl/lib/atari/...``
-    was imported from ``/rl``, which a script put on sys.path (``..``)."""
-    tb = error.__traceback__
-    while tb.tb_next:
-        tb = tb.tb_next
-    name = tb.tb_frame.f_globals.get("__name__") or ""
-    parts = name.split(".") if name not in ("", "__main__") else []
-    path = os.path.abspath(where)
-    if path.endswith("__init__.py"):
-        path = os.path.dirname(path)
-    else:
-        path = os.path.splitext(path)[0]
-    tail = os.path.join(*parts) if parts else ""
-    if not parts or not path.endswith(os.sep + tail):
-        return os.path.dirname(os.path.abspath(where)), None
-    return path[: -len(tail) - 1], parts[0]
-
-
-def _importable(package: Optional[str], root: str) -> bool:
-    """Whether ``package`` is an installed one (--v1_packages can name it)."""
-    return bool(package) and any(p in root for p in ("site-packages", "dist-packages"))
+def _v1_note(error: BaseException, given: Options) -> str:
+    """The note on an AttributeError a TF 1.x name raised, or ''."""
+    miss = _v1_notes.of_error(error) if isinstance(error, AttributeError) else None
+    return _v1_notes.advice(miss, given.v1) if miss else ""
 
 
 def enter_v1(root: str) -> None:

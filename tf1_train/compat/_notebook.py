@@ -23,7 +23,7 @@ import linecache
 import os
 import sys
 import traceback
-from typing import Callable, Dict, List
+from typing import Dict, List
 
 from tf1_train import notebook
 from tf1_train.compat import _notebook_outputs
@@ -53,10 +53,11 @@ def note(book: notebook.Notebook) -> str:
     return f"note: {book.path}: {len(magics)} IPython lines not run (not Python): {shown}{more}"
 
 
-def run(path: str, advice: Callable[[BaseException], str] = lambda e: "") -> None:
+def run(path: str) -> None:
     """Runs the notebook at ``path`` (already known to read) and reports how
     its cells' outputs compare with the stored ones. A cell that raises ends
-    the run (SystemExit(1)) after its traceback and ``advice``'s note on it."""
+    the run (SystemExit(1)) after its traceback (the runner adds its note on
+    a TF 1.x name, _v1_notes.py)."""
     book = notebook.read(path)
     line = note(book)
     if line:
@@ -74,9 +75,6 @@ def run(path: str, advice: Callable[[BaseException], str] = lambda e: "") -> Non
         while tb and not tb.tb_frame.f_code.co_filename.startswith(f"{path}:cell_"):
             tb = tb.tb_next
         traceback.print_exception(type(e), e, tb or e.__traceback__)
-        said = advice(e)
-        if said:
-            print(f"note: {said}", file=sys.stderr)
         raise SystemExit(1) from None
     finally:
         for line in _notebook_outputs.report(book, printed):
