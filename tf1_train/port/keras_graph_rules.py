@@ -1,6 +1,6 @@
 """A Keras model trained, evaluated or asked for predictions with eager
 execution off: ``model.fit(X, y)`` in a program that calls
-``disable_eager_execution()`` (or runs through ``python -m tf1_train.compat``,
+``tf.compat.v1.disable_eager_execution`` (or runs through ``python -m tf1_train.compat``,
 which turns it off), as TF 1.x programs and notebooks mixed ``tf.keras``
 models with their Session code (handson-ml's reproducibility notebook).
 
@@ -34,7 +34,7 @@ _rule(
     "run the Keras part in a program of its own that keeps eager execution on (a notebook's "
     "Keras cells apart from its Session cells), or build the model's loss and train op in the "
     "v1 graph (model(x) on a placeholder works) and run them with a Session: with eager "
-    "execution off (disable_eager_execution(), disable_v2_behavior(), python -m "
+    "execution off (tf.compat.v1.disable_eager_execution, disable_v2_behavior(), python -m "
     "tf1_train.compat), Keras 3's {method} {what}; TF 1.x's Keras ran in graph mode",
     "leaves it unchanged and reports nothing",
     ROW,
