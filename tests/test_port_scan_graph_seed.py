@@ -7,9 +7,9 @@ TF_1_15_5 on TensorFlow 1.15.5 (measured): the unseeded shuffle there drew
 with (123, 8), which the seeded one is given. ``--v1_seeds`` (with
 ``--v1_variables``, whose variables are TF 1.x's ops) gives the op count as
 the seed again: tests/legacy_scripts/graph_seed_layers_style.py, a model of
-tf.layers' dense, conv2d, conv2d_transpose, batch norm, dropout and flatten,
-then prints TF 1.15.5's initial weights, output and last draw (measured
-2026-12-07), where as written every one of them differs."""
+tf.layers' dense, conv2d, conv2d_transpose, batch norm, dropout and flatten
+and tf.nn.dropout, then prints TF 1.15.5's initial weights, output and last
+draw (measured 2026-12-07), where as written every one of them differs."""
 
 import os
 
@@ -23,10 +23,10 @@ LAYERS_TF_1_15_5 = {
     "conv/kernel": "-0.911328",
     "deconv/kernel": "-0.072677",
     "fc/kernel": "6.317050",
-    "logits/kernel": "-0.778631",
-    "output": "-1.89711",
-    "draw": "-0.552833 -0.926639 0.845525",
+    "logits/kernel": "0.297552",
+    "draw": "-2.810353 0.440115 0.557059",
 }
+LAYERS_OUTPUT_TF_1_15_5 = -3.96694  # summed logits: the kernels' sums differ in the last digit
 TF_1_15_5 = {"unseeded": "3 5 4 1 6 0 7 2", "seeded": "3 5 4 1 6 0 7 2"}
 
 
@@ -51,6 +51,8 @@ def test_v1_seeds_gives_tf_1_15_5s_draws_again(tmp_path):
     assert out == TF_1_15_5
     out = run_legacy_script("--v1", tmp_path, "--v1_seeds", "--v1_variables", LAYERS)
     assert {k: out[k] for k in LAYERS_TF_1_15_5} == LAYERS_TF_1_15_5
+    assert abs(float(out["output"]) - LAYERS_OUTPUT_TF_1_15_5) < 1e-4
     assert out["bn/gamma"] == out["bn/moving_variance"] == "4.000000"
     as_written = run_legacy_script("--v1", tmp_path, LAYERS)
     assert all(as_written[k] != v for k, v in LAYERS_TF_1_15_5.items())
+    assert abs(float(as_written["output"]) - LAYERS_OUTPUT_TF_1_15_5) > 0.1

@@ -181,12 +181,14 @@ def _tf1_random_uniform(shape, seed, dtype):
         return tf.add(drawn * (high - low), low)
 
 
-def tf1_dropout(x, rate, noise_shape, seed):
+def tf1_dropout(x, rate, noise_shape, seed, name=None):
     """TF 1.15's ``nn.dropout``, op for op: ``x * (1 / (1 - rate))`` times the
     mask ``uniform >= rate``. TF 2's builds other ops in another order, and a
     graph-seeded program's op seeds count them (--v1_seeds): its uniform draw
     and every later unseeded one would differ from TF 1.x's."""
-    with tf.name_scope("dropout"):
+    if isinstance(rate, (int, float)) and rate == 0:
+        return x
+    with tf.name_scope(name or "dropout"):
         x = tf.convert_to_tensor(x, name="x")
         rate = tf.convert_to_tensor(rate, dtype=x.dtype, name="rate")
         if tf.get_static_value(rate) == 0:

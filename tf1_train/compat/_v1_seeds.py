@@ -12,11 +12,13 @@ seed again.
 That count is TF 1.x's only where the graph built before the draw has TF
 1.x's ops: a TF 2 resource variable is made of other ops than a reference
 variable, and a TF 2 loop body is a graph of its own, so the option is meant
-with ``--v1_variables`` (TF 1.x's variables and loops). Layers that build
-other ops than TF 1.x's shift every later count; a notebook's stored outputs
-or the port check show where that happens.
+with ``--v1_variables`` (TF 1.x's variables and loops). Ops that TF 2 builds
+otherwise shift every later count: each ``dynamic_rnn`` of a legacy
+``LSTMCell`` builds two fewer (the cell's constant one, the loop's
+TensorArray size); a notebook's stored outputs or the port check show where.
 """
 
+import sys
 from typing import Callable, Optional, Tuple
 
 _original: Optional[Callable] = None
@@ -32,6 +34,21 @@ def install() -> None:
         return
     _original = random_seed.get_seed
     random_seed.get_seed = _get_seed
+    for name, module in list(sys.modules.items()):
+        if name.startswith("tensorflow") and name.endswith("compat.v1") and module is not None:
+            module.nn.dropout = v1_dropout  # TF 1.15's ops (tf.layers' dropout builds them too)
+
+
+def v1_dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+    """``tf.compat.v1.nn.dropout`` as TF 1.15 built it: ``1 - keep_prob`` (ops
+    of their own for a tensor), then its dropout's ops (_core.tf1_dropout)."""
+    from tf1_train.compat._core import tf1_dropout
+
+    if keep_prob is not None:
+        rate = 1.0 - keep_prob
+    if rate is None:
+        raise ValueError("You must provide a rate to dropout.")
+    return tf1_dropout(x, rate, noise_shape, seed, name)
 
 
 def _get_seed(op_seed) -> Tuple[Optional[int], Optional[int]]:
