@@ -87,6 +87,13 @@ def test_verdicts_compare_numbers_as_printed_and_text_as_text():
                    "<tf.Variable 'x:0' shape=(None, 3) dtype=float32>") == ("same", "")  # fmt: skip
     assert verdict("0.51234\n", "0.51237\n")[0] == "close"
     assert verdict("0.5\n", "0.50003\n")[0] == "same"  # to the coarser printed precision
+    assert verdict("0\n", "532\n")[1].endswith("the most by 1.0e+00 relative (stored 0, now 532)")
+    assert verdict("<a.Estimator at 0x7fb8>", "<b.Estimator object at 0x7fc3>") == ("same", "")
+    assert verdict("<function a.f.<locals>.g>", "<function f.<locals>.g at 0x7f1>")[0] == "same"
+    assert verdict("{'acc': 0.9, 'loss': 0.5}", "{'loss': 0.5, 'acc': 0.9}") == ("same", "")
+    notice = "WARNING:tensorflow:From x:2: f is deprecated.\nInstructions for updating:\n\n"
+    notice += "Future major versions will allow\ngradients to flow.\n\nSee g.\n"
+    assert verdict(notice + "7\n", "7\n") == ("same", "")  # instructions over several lines
     assert verdict("43\n", "42\n")[0] == "differs"
     assert verdict("loss 0.5\n", "cost 0.5\n")[0] == "text"
     stored = "WARNING:tensorflow:From x.py:3: dense (from ...) is deprecated.\n"
@@ -117,3 +124,31 @@ def test_a_tf_1_x_name_without_v1_ends_with_the_note_naming_the_cell(tmp_path):
             "(python -m tf1_train.compat --v1 ...)") in out.stderr  # fmt: skip
     assert "stored no outputs: nothing to compare the run with" in out.stderr
     assert out.stderr.count("note: tf.placeholder") == 1
+
+
+def test_ipython_display_is_stood_in_and_what_only_shows_is_not_compared(tmp_path):
+    """Hvass-Labs' tutorials import IPython.display; IPython is not installed here."""
+    image = {"output_type": "execute_result", "execution_count": 1, "metadata": {},
+             "data": {"text/plain": "<IPython.core.display.Image object>"}}  # fmt: skip
+    shown = {"output_type": "display_data", "metadata": {}, "data": {"text/plain": "{'a': 1}"}}
+    version = {"output_type": "execute_result", "execution_count": 2, "metadata": {},
+               "data": {"text/plain": "'1.9.0'"}}  # fmt: skip
+    cells = [
+        {"cell_type": "code", "metadata": {}, "outputs": [image],
+         "source": "from IPython.display import Image, display\nImage('flowchart.png')"},
+        {"cell_type": "code", "metadata": {}, "outputs": [shown], "source": "display({'a': 1})"},
+        {"cell_type": "code", "metadata": {}, "outputs": [version],
+         "source": "import numpy\nnumpy.__version__"},
+    ]  # fmt: skip
+    meta = {"kernelspec": {"name": "python2", "language": "python"}}
+    book = tmp_path / "hvass.ipynb"
+    book.write_text(json.dumps({"cells": cells, "metadata": meta, "nbformat": 4}))
+    out = run_cli([str(book)], module=COMPAT, cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "2"})
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert f"note: {book}: IPython is not installed: IPython.display's display, Image" in out.stderr
+    assert f"note: {book} was saved from a Python 2 kernel" in out.stderr
+    assert "notebook: cell_3: not compared: it shows a version" in out.stderr
+    assert out.stderr.rstrip().endswith(
+        "2 cells stored an output; 2 ran: 1 as stored, 0 within 0.0001 relative, 0 differ, "
+        "0 other text, 1 not compared"  # display() shows, as an image does: not compared
+    )

@@ -5,7 +5,7 @@ error line while the others are still read, Jupyter's checkpoints skipped."""
 
 import json
 
-from tf1_train.port import scan, scan_cli
+from tf1_train.port import scan, scan_cli, sources
 
 
 def _notebook(path, *sources):
@@ -34,7 +34,7 @@ def test_findings_are_located_at_their_cell_through_earlier_cells_imports(tmp_pa
     ]
     assert report.errors == [
         f"error: {name}:cell_3:1: does not parse as Python 3: Missing parentheses in call to "
-        "'print'. Did you mean print(...)?" + scan.python2.HINT
+        "'print'. Did you mean print(...)?" + sources.NOTEBOOK_PYTHON2
     ]
     assert report.files == [name]
     assert scan_cli.exit_status(report) == 2

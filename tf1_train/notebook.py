@@ -56,6 +56,7 @@ class Cell(NamedTuple):
 class Notebook(NamedTuple):
     path: str
     cells: List[Cell]
+    python2: bool = False  # saved from a Python 2 kernel (its metadata says so)
 
 
 def read(path: str) -> Notebook:
@@ -77,7 +78,8 @@ def read(path: str) -> Notebook:
     if not isinstance(raw, list) or (not raw and "cells" not in data and "worksheets" not in data):
         raise ValueError("not a Jupyter notebook (no cells)")
     cells = [(i, c) for i, c in enumerate(raw, 1) if isinstance(c, dict)]
-    return Notebook(path, [cell(i, c) for i, c in cells if c.get("cell_type") == "code"])
+    code = [cell(i, c) for i, c in cells if c.get("cell_type") == "code"]
+    return Notebook(path, code, _python2(data))
 
 
 def _language(data: dict) -> str:
@@ -85,6 +87,13 @@ def _language(data: dict) -> str:
     kernel = (meta.get("kernelspec") or {}).get("language") or ""
     info = (meta.get("language_info") or {}).get("name") or ""
     return str(kernel or info).lower()
+
+
+def _python2(data: dict) -> bool:
+    meta = data.get("metadata") or {}
+    kernel = str((meta.get("kernelspec") or {}).get("name") or "")
+    version = str((meta.get("language_info") or {}).get("version") or "")
+    return kernel == "python2" or version.startswith("2.")
 
 
 def _text(value) -> str:

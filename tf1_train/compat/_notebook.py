@@ -26,7 +26,7 @@ import traceback
 from typing import Dict, List
 
 from tf1_train import notebook
-from tf1_train.compat import _notebook_outputs
+from tf1_train.compat import _ipython_stub, _notebook_outputs
 
 
 class _Tee:
@@ -59,9 +59,12 @@ def run(path: str) -> None:
     the run (SystemExit(1)) after its traceback (the runner adds its note on
     a TF 1.x name, _v1_notes.py)."""
     book = notebook.read(path)
-    line = note(book)
-    if line:
-        print(line, file=sys.stderr)
+    for line in (note(book), _python2_note(book)):
+        if line:
+            print(line, file=sys.stderr)
+    if _ipython_stub.install(_display):
+        print(f"note: {path}: IPython is not installed: IPython.display's {STUBS} are "
+              "stand-ins that show nothing", file=sys.stderr)  # fmt: skip
     os.environ.setdefault("MPLBACKEND", "Agg")
     os.chdir(os.path.dirname(os.path.abspath(path)))
     namespace = {"__name__": "__main__", "__file__": os.path.abspath(path)}
@@ -81,10 +84,22 @@ def run(path: str) -> None:
             print(line, file=sys.stderr)
 
 
+STUBS = "display, Image, HTML, Markdown, clear_output and the other classes"
+
+
+def _python2_note(book: notebook.Notebook) -> str:
+    if not book.python2:
+        return ""
+    return (f"note: {book.path} was saved from a Python 2 kernel: its print statements do not "
+            "parse, and its outputs are Python 2's (b'...' strings print as '...')")  # fmt: skip
+
+
 def _display(*values) -> None:
-    """IPython's ``display()``, which notebooks call without importing it."""
+    """IPython's ``display()``, which notebooks call without importing it:
+    printed, not compared (a notebook stores it beside its images and HTML)."""
+    stream = getattr(sys.stdout, "stream", sys.stdout)  # past the cell's _Tee
     for value in values:
-        print(repr(value))
+        print(repr(value), file=stream)
 
 
 def _cell(path: str, cell: notebook.Cell, namespace: dict) -> str:

@@ -19,6 +19,11 @@ from tf1_train import notebook
 from tf1_train.port import native_rules, python2
 
 CHECKPOINTS = ".ipynb_checkpoints"
+NOTEBOOK_PYTHON2 = (
+    " (Python 2 source: 2to3 does not read notebooks; convert the cells, e.g. `jupyter "
+    "nbconvert --to script`, 2to3 on the script and its cells pasted back, or edit them under "
+    "a Python 3 kernel, then scan again)"
+)
 SUFFIXES = (".py", ".ipynb")
 
 
@@ -76,7 +81,8 @@ def read(path: pathlib.Path) -> Tuple[Optional[Source], List[str]]:
 def _cell_error(path: pathlib.Path, cell: notebook.Cell) -> str:
     error = cell.syntax_error
     where = f"{notebook.label(str(path), cell.number)}:{error.lineno}"
-    return f"error: {where}: does not parse as Python 3: {error.msg}{python2.hint(error)}"
+    hint = NOTEBOOK_PYTHON2 if python2.hint(error) else ""
+    return f"error: {where}: does not parse as Python 3: {error.msg}{hint}"
 
 
 def location(source: Source, line: int) -> Tuple[str, int]:
