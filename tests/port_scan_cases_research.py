@@ -11,7 +11,8 @@ looked up by its tensor name (tf1_train/port/tensor_name_rules.py: TF1
 notebooks reading weights back), a Keras model trained with eager execution
 off (tf1_train/port/keras_graph_rules.py: handson-ml's reproducibility
 notebook), an assign that grows a variable (tf1_train/port/assign_rules.py:
-SSD-Tensorflow's streaming mAP); joined to
+SSD-Tensorflow's streaming mAP), Keras 2's optimizer arguments
+(tf1_train/port/keras_optimizer_rules.py: Hvass-Labs' tutorials); joined to
 tests/port_scan_cases.py's CASES. Snippets are never run."""
 
 RESEARCH = [
@@ -115,5 +116,18 @@ RESEARCH = [
         "v = tf.Variable(tf.zeros([0]), trainable=False, validate_shape=False)\n"
         "up = tf.assign(v, tf.concat([v, x], 0), validate_shape=False)\n"
         "w = tf.assign(u, tf.zeros([3]))\n",
+    ),
+    (
+        "keras-optimizer-lr",
+        "from keras.optimizers import Adam\nopt = Adam(lr=1e-3)  # expect: keras-optimizer-lr\n",
+        "from keras.optimizers import Adam\nopt = Adam(learning_rate=1e-3)\nfit(lr=0.1)\n",
+    ),
+    (
+        "keras-optimizer-decay",
+        "import tensorflow as tf\n"
+        "sgd = tf.keras.optimizers.SGD(learning_rate=0.01, decay=1e-6)"
+        "  # expect: keras-optimizer-decay\n",
+        "import tensorflow as tf\nsgd = tf.keras.optimizers.SGD(learning_rate=0.01)\n"
+        "opt = tf.compat.v1.train.RMSPropOptimizer(0.01, decay=0.9)\n",
     ),
 ]

@@ -32,6 +32,7 @@ from tf1_train.port import (
     init_rules,
     keras2_rules,
     keras_graph_rules,
+    keras_optimizer_rules,
     librosa_rules,
     loop_rules,
     matplotlib_rules,
@@ -220,6 +221,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(keras2_rules.findings(parsed.tree))
     raw.extend(keras2_rules.wrapper_findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(keras_graph_rules.findings(parsed.tree, parsed.aliases.resolve, program.eager_off))
+    raw.extend(keras_optimizer_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(py2_rules.findings(parsed.tree))
     raw.extend(py3_rules.findings(parsed.tree))
     raw.extend(generator_rules.findings(parsed.tree))
