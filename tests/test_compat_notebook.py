@@ -147,8 +147,22 @@ def test_ipython_display_is_stood_in_and_what_only_shows_is_not_compared(tmp_pat
     assert out.returncode == 0, out.stderr[-3000:]
     assert f"note: {book}: IPython is not installed: IPython.display's display, Image" in out.stderr
     assert f"note: {book} was saved from a Python 2 kernel" in out.stderr
+    assert "Traceback" not in out.stderr
     assert "notebook: cell_3: not compared: it shows a version" in out.stderr
     assert out.stderr.rstrip().endswith(
         "2 cells stored an output; 2 ran: 1 as stored, 0 within 0.0001 relative, 0 differ, "
         "0 other text, 1 not compared"  # display() shows, as an image does: not compared
     )
+
+
+def test_a_python_2_cell_stops_the_run_at_its_line_without_the_runners_frames(tmp_path):
+    code = {"cell_type": "code", "metadata": {}, "outputs": []}
+    cells = [{**code, "source": "x = 1"}, {**code, "source": "print 'x', x"}]
+    book = tmp_path / "py2.ipynb"
+    book.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4}))
+    out = run_cli([str(book)], module=COMPAT, cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "2"})
+    assert (
+        out.returncode == 1 and "Traceback" not in out.stderr and "_notebook.py" not in out.stderr
+    )
+    assert f'File "{book}:cell_2", line 1' in out.stderr
+    assert "SyntaxError: Missing parentheses in call to 'print'" in out.stderr

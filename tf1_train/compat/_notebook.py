@@ -77,7 +77,9 @@ def run(path: str) -> None:
         tb = e.__traceback__
         while tb and not tb.tb_frame.f_code.co_filename.startswith(f"{path}:cell_"):
             tb = tb.tb_next
-        traceback.print_exception(type(e), e, tb or e.__traceback__)
+        # a cell that does not parse: its line and caret, none of the runner's frames
+        shown = None if isinstance(e, SyntaxError) else tb or e.__traceback__
+        traceback.print_exception(type(e), e, shown)
         raise SystemExit(1) from None
     finally:
         for line in _notebook_outputs.report(book, printed):
