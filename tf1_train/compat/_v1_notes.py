@@ -15,8 +15,9 @@ import re
 import sys
 from typing import List, NamedTuple, Optional, Tuple
 
+from tf1_train.compat._v1_imports import _PACKAGES  # installed packages' folders
+
 _MISSING = re.compile(r"module 'tensorflow' has no attribute '(\w+)'")
-_PACKAGES = ("site-packages", "dist-packages")
 
 
 class Miss(NamedTuple):

@@ -19,7 +19,9 @@ not bind to a call given ``validate_shape=False``.
 import ast
 from typing import Dict, Iterator, Set, Tuple
 
+from tf1_train.port.names import last_name
 from tf1_train.port.rules import BREAKS, _rule
+from tf1_train.port.variable_rules import _false
 
 ROW = "an assign that changes a variable's shape"
 KEY = "assign-validate-shape"
@@ -45,7 +47,7 @@ def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]
             continue
         # tf.assign(v, x, ...) takes the variable first; v.assign(x, ...) is its method
         target = node.args[0] if len(node.args) >= 2 else node.func.value
-        if _last(target) not in shapeless:
+        if last_name(target) not in shapeless:
             variable = ast.unparse(target)
             yield node, KEY, ast.unparse(node.func), {"variable": variable}
 
@@ -57,18 +59,9 @@ def _made_without_a_shape(tree: ast.AST) -> Set[str]:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             call = node.value
             if _false_keyword(call, "validate_shape"):
-                names.update(filter(None, (_last(t) for t in node.targets)))
+                names.update(filter(None, (last_name(t) for t in node.targets)))
     return names
 
 
 def _false_keyword(call: ast.Call, name: str) -> bool:
-    return any(
-        k.arg == name and isinstance(k.value, ast.Constant) and k.value.value is False
-        for k in call.keywords
-    )
-
-
-def _last(node: ast.AST):
-    if isinstance(node, ast.Name):
-        return node.id
-    return node.attr if isinstance(node, ast.Attribute) else None
+    return any(k.arg == name and _false(k.value) for k in call.keywords)

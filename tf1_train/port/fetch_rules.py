@@ -29,7 +29,7 @@ the model's file, ``model.train_op`` in the trainer's).
 import ast
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
-from tf1_train.port.names import chain_root, imported_names
+from tf1_train.port.names import chain_root, imported_names, last_name
 from tf1_train.port.rules import CHANGES, _rule
 from tf1_train.port.variable_rules import _FUNCTIONS, _own
 
@@ -61,7 +61,7 @@ def updates(trees: Sequence[ast.AST]) -> Tuple[Tuple[str, str], ...]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign):
                 variable = _updated(node.value, modules)
-                targets = filter(None, (_last(t) for t in node.targets))
+                targets = filter(None, (last_name(t) for t in node.targets))
                 pairs.update((variable, op) for op in targets if variable)
     return tuple(sorted(pairs))
 
@@ -86,7 +86,7 @@ def findings(
 def _pair(fetched: List[ast.AST], pairs: set) -> Optional[Tuple[ast.AST, ast.AST]]:
     for variable in fetched:
         for op in fetched:
-            if op is not variable and (_last(variable), _last(op)) in pairs:
+            if op is not variable and (last_name(variable), last_name(op)) in pairs:
                 return variable, op
     return None
 
@@ -99,18 +99,12 @@ def _updated(value: ast.AST, modules: set) -> Optional[str]:
     name, owner = value.func.attr, value.func.value
     if name in UPDATERS:
         given = next((k.value for k in value.keywords if k.arg == "global_step"), None)
-        return _last(given) if given is not None else None
+        return last_name(given) if given is not None else None
     if name not in ASSIGNS:
         return None
     if chain_root(owner) in modules:  # tf.assign(v, ...), tf.compat.v1.assign_add(v, ...)
-        return _last(value.args[0]) if value.args else None
-    return _last(owner)
-
-
-def _last(node: ast.AST) -> Optional[str]:
-    if isinstance(node, ast.Name):
-        return node.id
-    return node.attr if isinstance(node, ast.Attribute) else None
+        return last_name(value.args[0]) if value.args else None
+    return last_name(owner)
 
 
 def _fetch_lists(nodes: List[ast.AST]) -> Dict[str, List[ast.AST]]:

@@ -22,6 +22,7 @@ off.
 import ast
 from typing import Dict, Iterator, Set, Tuple
 
+from tf1_train.port.names import last_name
 from tf1_train.port.rules import BREAKS, _rule
 
 ROW = "a Keras model's `fit` with eager execution off"
@@ -58,7 +59,7 @@ def findings(
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in RUNS
-            and _last(node.func.value) in models
+            and last_name(node.func.value) in models
         ):
             method = node.func.attr
             what = {"method": method, "what": WHAT.get(method, RAISES)}
@@ -78,20 +79,14 @@ def _models(tree: ast.AST, resolve) -> Set[str]:
             func = node.value.func
             made = isinstance(func, ast.Name) and func.id in classes
             if made or _is_keras_model(resolve(func)):
-                names.update(filter(None, (_last(t) for t in node.targets)))
+                names.update(filter(None, (last_name(t) for t in node.targets)))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             keywords = {k.arg for k in node.keywords}
             if node.func.attr == "compile" and keywords & {"loss", "optimizer"}:
-                names.add(_last(node.func.value))
+                names.add(last_name(node.func.value))
     return names - {None}
 
 
 def _is_keras_model(path) -> bool:
     parts = (path or "").split(".")
     return "keras" in parts and parts[-1] in MODELS
-
-
-def _last(node: ast.AST):
-    if isinstance(node, ast.Name):
-        return node.id
-    return node.attr if isinstance(node, ast.Attribute) else None

@@ -136,3 +136,11 @@ def chain_root(node: ast.AST) -> str:
     while isinstance(node, ast.Attribute):
         node = node.value
     return node.id if isinstance(node, ast.Name) else ""
+
+
+def last_name(node: ast.AST) -> Optional[str]:
+    """The last name of ``x`` or ``a.b.x`` (None for anything else): how the
+    rules match a variable or an op across files (``self.train_op``, ``model.train_op``)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
