@@ -9,7 +9,12 @@ with (123, 8), which the seeded one is given. ``--v1_seeds`` (with
 the seed again: tests/legacy_scripts/graph_seed_layers_style.py, a model of
 tf.layers' dense, conv2d, conv2d_transpose, batch norm, dropout and flatten
 and tf.nn.dropout, then prints TF 1.15.5's initial weights, output and last
-draw (measured 2026-12-07), where as written every one of them differs."""
+draw (measured 2026-12-07), where as written every one of them differs.
+tests/legacy_scripts/graph_seed_rnn_style.py holds the ops TF 2 stopped
+building to TF 1.15.5's count (compat/_v1_ops.py): a dynamic_rnn of a
+dropout-wrapped LSTMCell, tf.split and tf.random_uniform over [0, 1); before
+them, its dense kernel, output and last draw differed from TF 1.15.5's under
+``--v1_seeds`` (measured 2026-12-07)."""
 
 import os
 
@@ -19,6 +24,13 @@ from tf1_train.port import scan
 
 SCRIPT = os.path.join(ROOT, "tests", "legacy_scripts", "graph_seed_style.py")
 LAYERS = os.path.join(ROOT, "tests", "legacy_scripts", "graph_seed_layers_style.py")
+RNN = os.path.join(ROOT, "tests", "legacy_scripts", "graph_seed_rnn_style.py")
+RNN_TF_1_15_5 = {
+    "rnn/lstm_cell/kernel": "2.390086",
+    "logits/kernel": "1.372921",
+    "output": "0.57670",
+    "draw": "0.821670 0.571958 -1.196841",
+}
 LAYERS_TF_1_15_5 = {
     "conv/kernel": "-0.911328",
     "deconv/kernel": "-0.072677",
@@ -56,3 +68,10 @@ def test_v1_seeds_gives_tf_1_15_5s_draws_again(tmp_path):
     as_written = run_legacy_script("--v1", tmp_path, LAYERS)
     assert all(as_written[k] != v for k, v in LAYERS_TF_1_15_5.items())
     assert abs(float(as_written["output"]) - LAYERS_OUTPUT_TF_1_15_5) > 0.1
+
+
+def test_v1_seeds_builds_the_ops_tf_2_skips_so_an_rnn_models_draws_stay_tf_1_15_5s(tmp_path):
+    out = run_legacy_script("--v1", tmp_path, "--v1_seeds", "--v1_variables", RNN)
+    assert {k: out[k] for k in RNN_TF_1_15_5} == RNN_TF_1_15_5
+    as_written = run_legacy_script("--v1", tmp_path, RNN)
+    assert all(as_written[k] != v for k, v in RNN_TF_1_15_5.items())

@@ -13,13 +13,17 @@ That count is TF 1.x's only where the graph built before the draw has TF
 1.x's ops: a TF 2 resource variable is made of other ops than a reference
 variable, and a TF 2 loop body is a graph of its own, so the option is meant
 with ``--v1_variables`` (TF 1.x's variables and loops). Ops that TF 2 builds
-otherwise shift every later count: each ``dynamic_rnn`` of a legacy
-``LSTMCell`` builds two fewer (the cell's constant one, the loop's
-TensorArray size); a notebook's stored outputs or the port check show where.
+otherwise shift every later count, so the ops TF 2 stopped building come
+back here (_v1_ops.py): ``random_uniform``'s over [0, 1), ``split``'s
+constant, a TensorArray's size op (``dynamic_rnn`` of a legacy ``LSTMCell``
+builds one of each) and ``dropout``'s (``DropoutWrapper``). What other ops
+differ, a notebook's stored outputs or the port check show.
 """
 
 import sys
 from typing import Callable, Optional, Tuple
+
+from tf1_train.compat import _v1_ops
 
 _original: Optional[Callable] = None
 
@@ -37,6 +41,7 @@ def install() -> None:
     for name, module in list(sys.modules.items()):
         if name.startswith("tensorflow") and name.endswith("compat.v1") and module is not None:
             module.nn.dropout = v1_dropout  # TF 1.15's ops (tf.layers' dropout builds them too)
+    _v1_ops.install()
 
 
 def v1_dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):

@@ -1,0 +1,107 @@
+"""Ops TF 1.15 built and TensorFlow 2 skips, built again under ``--v1_seeds``.
+
+A graph-seeded TF 1.x program seeded each unseeded random op with the number
+of ops built before it (_v1_seeds.py), so an op TF 2 no longer builds moves
+every later draw. Each function here is TF 1.15's, op for op, with the same
+values: only the ops before and after the draw are restored. They replace
+TensorFlow's own wherever its modules hold them (``random_ops.random_uniform``,
+which its initializers call, and ``tf.random_uniform``), for the run's one
+program: TF 2 code in the same process would build TF 1.15's ops as well.
+"""
+
+import sys
+from typing import Callable
+
+
+def install() -> None:
+    from tensorflow.python.ops import array_ops, nn_ops, random_ops, tensor_array_ops
+
+    _replace(random_ops.random_uniform, _random_uniform(random_ops.random_uniform))
+    _replace(array_ops.split, _split(array_ops.split))
+    _replace(nn_ops.dropout_v2, _dropout_v2(nn_ops.dropout_v2))
+    tensor_array_ops._GraphTensorArray.size = _tensor_array_size
+
+
+def _replace(original: Callable, replacement: Callable) -> None:
+    """Every TensorFlow module attribute that is ``original`` becomes
+    ``replacement`` (the private module TensorFlow's code calls through, and
+    the public names it exports)."""
+    for module in list(sys.modules.values()):
+        if not getattr(module, "__name__", "").startswith("tensorflow"):
+            continue
+        for name in [n for n, v in list(vars(module).items()) if v is original]:
+            setattr(module, name, replacement)
+
+
+def _in_graph() -> bool:
+    from tensorflow.python.framework import ops
+
+    return not ops.executing_eagerly_outside_functions()
+
+
+def _random_uniform(original: Callable) -> Callable:
+    """TF 2 skips the ``min``/``max`` constants and the scaling for [0, 1)
+    (and scales [0, max) by one multiply); TF 1.15 always built
+    ``add(draw * (max - min), min)``, its two constants before the seed."""
+    from tensorflow.python.framework import dtypes, ops, random_seed
+    from tensorflow.python.ops import gen_random_ops, math_ops, shape_util
+
+    def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+        dtype = dtypes.as_dtype(dtype)
+        if not _in_graph() or dtype.is_integer or dtype not in _FLOATS:
+            return original(shape, minval, maxval, dtype, seed, name)
+        maxval = 1 if maxval is None else maxval
+        with ops.name_scope(name, "random_uniform", [shape, minval, maxval]) as name:
+            shape = shape_util.shape_tensor(shape)
+            minval = ops.convert_to_tensor(minval, dtype=dtype, name="min")
+            maxval = ops.convert_to_tensor(maxval, dtype=dtype, name="max")
+            seed1, seed2 = random_seed.get_seed(seed)
+            drawn = gen_random_ops.random_uniform(shape, dtype, seed=seed1, seed2=seed2)
+            result = math_ops.add(drawn * (maxval - minval), minval, name=name)
+            shape_util.maybe_set_static_shape(result, shape)
+            return result
+
+    return random_uniform
+
+
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def _split(original: Callable) -> Callable:
+    """``split(value, 4)``: TF 1.15 converted the 4 to a constant (in the
+    caller's scope) before the ``Split``; TF 2 does not."""
+    import numbers
+
+    from tensorflow.python.framework import ops, tensor_shape
+
+    def split(value, num_or_size_splits, axis=0, num=None, name="split"):
+        if _in_graph() and isinstance(
+            num_or_size_splits, (numbers.Integral, tensor_shape.Dimension)
+        ):
+            ops.convert_to_tensor(num_or_size_splits)
+        return original(value, num_or_size_splits, axis=axis, num=num, name=name)
+
+    return split
+
+
+def _dropout_v2(original: Callable) -> Callable:
+    """``nn.dropout(x, rate=...)``, which the legacy ``DropoutWrapper`` calls:
+    TF 1.15's ops (_core.tf1_dropout) in a graph."""
+
+    def dropout_v2(x, rate, noise_shape=None, seed=None, name=None):
+        if not _in_graph() or callable(rate):
+            return original(x, rate, noise_shape=noise_shape, seed=seed, name=name)
+        from tf1_train.compat._core import tf1_dropout
+
+        return tf1_dropout(x, rate, noise_shape, seed, name)
+
+    return dropout_v2
+
+
+def _tensor_array_size(self, name=None):
+    """A v1-graph TensorArray's ``size()``: TF 1.15 always built the
+    ``TensorArraySizeV3`` op; TF 2 returns the size it was made with when
+    that is fixed (the same number, without the op)."""
+    from tensorflow.python.ops import gen_data_flow_ops
+
+    return gen_data_flow_ops.tensor_array_size_v3(handle=self._handle, flow_in=self.flow, name=name)
