@@ -5,8 +5,8 @@ of ops built before it (_v1_seeds.py), so an op TF 2 no longer builds moves
 every later draw. Each function here is TF 1.15's, op for op, with the same
 values: only the ops before and after the draw are restored. They replace
 TensorFlow's own wherever its modules hold them (``random_ops.random_uniform``,
-which its initializers call, and ``tf.random_uniform``), for the run's one
-program: TF 2 code in the same process would build TF 1.15's ops as well.
+which its initializers call, and ``tf.random_uniform``) for the run's one
+program; in eager code and ``tf.function``s they call TF 2's.
 """
 
 import sys
@@ -17,6 +17,7 @@ def install() -> None:
     from tensorflow.python.ops import array_ops, nn_ops, random_ops, tensor_array_ops
 
     _replace(random_ops.random_uniform, _random_uniform(random_ops.random_uniform))
+    _replace(random_ops.random_gamma, _random_gamma(random_ops.random_gamma))
     _replace(array_ops.split, _split(array_ops.split))
     _replace(nn_ops.dropout_v2, _dropout_v2(nn_ops.dropout_v2))
     tensor_array_ops._GraphTensorArray.size = _tensor_array_size
@@ -65,6 +66,31 @@ def _random_uniform(original: Callable) -> Callable:
 
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def _random_gamma(original: Callable) -> Callable:
+    """TF 2 broadcasts ``alpha`` with four ops (two shapes, their broadcast
+    and ``broadcast_to``); TF 1.15 added ``zeros_like(beta)``: two."""
+    import numpy as np
+    from tensorflow.python.framework import dtypes, ops, random_seed
+    from tensorflow.python.ops import array_ops, gen_random_ops, math_ops, random_ops
+
+    def random_gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None):
+        if not _in_graph():
+            return original(shape, alpha, beta, dtype, seed, name)
+        with ops.name_scope(name, "random_gamma", [shape, alpha, beta]):
+            shape = ops.convert_to_tensor(shape, name="shape", dtype=dtypes.int32)
+            alpha = ops.convert_to_tensor(alpha, name="alpha", dtype=dtype)
+            beta = ops.convert_to_tensor(1 if beta is None else beta, name="beta", dtype=dtype)
+            alpha_broadcast = alpha + array_ops.zeros_like(beta)
+            seed1, seed2 = random_seed.get_seed(seed)
+            drawn = gen_random_ops.random_gamma(shape, alpha_broadcast, seed=seed1, seed2=seed2)
+            tiny = np.finfo(alpha.dtype.as_numpy_dtype).tiny
+            result = math_ops.maximum(tiny, drawn / beta)
+            random_ops._maybe_set_static_shape_helper(result, shape, alpha_broadcast)
+            return result
+
+    return random_gamma
 
 
 def _split(original: Callable) -> Callable:

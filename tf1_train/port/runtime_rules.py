@@ -66,7 +66,8 @@ _rule(
     "TF 1.x from the first variable on, with the same seed set (PORTING P6); unedited: python "
     "-m tf1_train.compat --v1_seeds --v1_variables takes the op count again (TF 1.15.5's "
     "draws where the graph before each draw has TF 1.x's ops, as tf.layers' and "
-    "tf.nn.dropout's, dynamic_rnn's of legacy cells, tf.split's and tf.random_uniform's do)",
+    "tf.nn.dropout's, dynamic_rnn's of legacy cells, tf.split's, tf.random_uniform's and "
+    "tf.random_gamma's do)",
     "renames it to tf.compat.v1.set_random_seed and reports nothing of the draws",
     ROW_SEED,
 )
