@@ -14,10 +14,14 @@ tests/legacy_scripts/graph_seed_rnn_style.py holds the ops TF 2 stopped
 building to TF 1.15.5's count (compat/_v1_ops.py): a dynamic_rnn of a
 dropout-wrapped LSTMCell, tf.split, tf.random_uniform over [0, 1) and
 tf.random_gamma; before them, its dense kernel, output and last draw
-differed from TF 1.15.5's under ``--v1_seeds`` (measured 2026-12-07)."""
+differed from TF 1.15.5's under ``--v1_seeds`` (measured 2026-12-07), as did
+tests/legacy_scripts/graph_seed_slim_style.py's weights after its first
+(tf.contrib.layers' conv2d and flatten, a tf.losses loss before a second
+head)."""
 
 import os
 
+import pytest
 from conftest import ROOT, run_legacy_script
 
 from tf1_train.port import scan
@@ -30,6 +34,14 @@ RNN_TF_1_15_5 = {
     "logits/kernel": "1.372921",
     "output": "0.57670",
     "draw": "-1.526934 -1.219881 0.662578",
+}
+SLIM = os.path.join(ROOT, "tests", "legacy_scripts", "graph_seed_slim_style.py")
+SLIM_TF_1_15_5 = {
+    "Conv/weights": "1.029247",
+    "fully_connected/weights": "-0.557423",
+    "head2/fully_connected/weights": "-2.651135",
+    "loss": "2.11456",
+    "draw": "0.625194 1.037382 1.128731",
 }
 LAYERS_TF_1_15_5 = {
     "conv/kernel": "-0.911328",
@@ -70,8 +82,11 @@ def test_v1_seeds_gives_tf_1_15_5s_draws_again(tmp_path):
     assert abs(float(as_written["output"]) - LAYERS_OUTPUT_TF_1_15_5) > 0.1
 
 
-def test_v1_seeds_builds_the_ops_tf_2_skips_so_an_rnn_models_draws_stay_tf_1_15_5s(tmp_path):
-    out = run_legacy_script("--v1", tmp_path, "--v1_seeds", "--v1_variables", RNN)
-    assert {k: out[k] for k in RNN_TF_1_15_5} == RNN_TF_1_15_5
-    as_written = run_legacy_script("--v1", tmp_path, RNN)
-    assert all(as_written[k] != v for k, v in RNN_TF_1_15_5.items())
+@pytest.mark.parametrize("script, tf_1_15_5", [(RNN, RNN_TF_1_15_5), (SLIM, SLIM_TF_1_15_5)])
+def test_v1_seeds_builds_the_ops_tf_2_skips_so_later_draws_stay_tf_1_15_5s(
+    tmp_path, script, tf_1_15_5
+):
+    out = run_legacy_script("--v1", tmp_path, "--v1_seeds", "--v1_variables", script)
+    assert {k: out[k] for k in tf_1_15_5} == tf_1_15_5
+    as_written = run_legacy_script("--v1", tmp_path, script)
+    assert all(as_written[k] != v for k, v in tf_1_15_5.items())

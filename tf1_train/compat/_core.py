@@ -221,18 +221,21 @@ class Flatten(Layer):
         rank = inputs.shape.rank
         if self.data_format == "channels_first" and rank and rank > 1:
             inputs = tf.transpose(inputs, perm=[0, *range(2, rank), 1])
-        # TF 1.x's ops, one for one: a graph-seeded program's later op seeds
-        # count them (--v1_seeds)
-        batch = tf.compat.dimension_value(inputs.shape[0]) or tf.shape(inputs)[0]
-        outputs = tf.reshape(inputs, (batch, -1))
-        rest = inputs.shape[1:]
-        size = (
-            int(functools.reduce(operator.mul, rest.as_list(), 1))
-            if rest.is_fully_defined()
-            else None
-        )
-        outputs.set_shape([inputs.shape[0], size])
-        return outputs
+        return tf1_flatten(inputs)
+
+
+def tf1_flatten(inputs):
+    """A channels-last [batch, ...] -> [batch, prod(...)] with TF 1.x's ops,
+    one for one (the batch size read from the shape, packed with -1): a
+    graph-seeded program's later op seeds count them (--v1_seeds)."""
+    batch = tf.compat.dimension_value(inputs.shape[0]) or tf.shape(inputs)[0]
+    outputs = tf.reshape(inputs, (batch, -1))
+    rest = inputs.shape[1:]
+    size = (
+        int(functools.reduce(operator.mul, rest.as_list(), 1)) if rest.is_fully_defined() else None
+    )
+    outputs.set_shape([inputs.shape[0], size])
+    return outputs
 
 
 def flatten(inputs, name=None, data_format: str = "channels_last"):

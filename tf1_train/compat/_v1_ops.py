@@ -14,13 +14,15 @@ from typing import Callable
 
 
 def install() -> None:
-    from tensorflow.python.ops import array_ops, nn_ops, random_ops, tensor_array_ops
+    from tensorflow.python.ops import array_ops, math_ops, nn_ops, random_ops, tensor_array_ops
 
     _replace(random_ops.random_uniform, _random_uniform(random_ops.random_uniform))
     _replace(random_ops.random_gamma, _random_gamma(random_ops.random_gamma))
     _replace(array_ops.split, _split(array_ops.split))
     _replace(nn_ops.dropout_v2, _dropout_v2(nn_ops.dropout_v2))
     tensor_array_ops._GraphTensorArray.size = _tensor_array_size
+    math_ops._ReductionDims = _reduction_dims(math_ops._ReductionDims)
+    _install_private_keras_layers()
 
 
 def _replace(original: Callable, replacement: Callable) -> None:
@@ -131,3 +133,44 @@ def _tensor_array_size(self, name=None):
     from tensorflow.python.ops import gen_data_flow_ops
 
     return gen_data_flow_ops.tensor_array_size_v3(handle=self._handle, flow_in=self.flow, name=name)
+
+
+def _reduction_dims(original: Callable) -> Callable:
+    """A reduction over every axis of a scalar (``tf.losses``' mean of its
+    summed loss): TF 1.15 gave the axes as one constant, TF 2.21 as
+    ``range(0, rank(x))`` (four ops: it takes rank 0 for unknown)."""
+    import numpy as np
+    from tensorflow.python.framework import constant_op, dtypes
+
+    def reduction_dims(x, axis):
+        if axis is None and _in_graph() and getattr(x, "shape", None) is not None:
+            if x.shape.rank == 0:
+                return constant_op.constant(np.arange(0), dtype=dtypes.int32)
+        return original(x, axis)
+
+    return reduction_dims
+
+
+def _install_private_keras_layers() -> None:
+    """tf-slim's ``conv2d`` and ``flatten`` (``tf.contrib.layers``) build on
+    TensorFlow's private Keras 2 layers, whose ops are TF 2's: a convolution
+    without TF 1.15's unused ``dilation_rate`` constant, a flatten of known
+    size without its dynamic batch size (_core.tf1_flatten)."""
+    from tensorflow.python.framework import constant_op, dtypes
+    from tensorflow.python.keras.layers import convolutional, core
+
+    from tf1_train.compat._core import tf1_flatten
+
+    conv_call, flatten_call = convolutional.Conv.call, core.Flatten.call
+
+    def conv(self, inputs):
+        if _in_graph() and all(d == 1 for d in self.dilation_rate):
+            constant_op.constant(list(self.dilation_rate), dtypes.int32, name="dilation_rate")
+        return conv_call(self, inputs)
+
+    def flatten(self, inputs):
+        if not _in_graph() or self._channels_first or (inputs.shape.rank or 1) == 1:
+            return flatten_call(self, inputs)
+        return tf1_flatten(inputs)
+
+    convolutional.Conv.call, core.Flatten.call = conv, flatten

@@ -14,10 +14,10 @@ That count is TF 1.x's only where the graph built before the draw has TF
 variable, and a TF 2 loop body is a graph of its own, so the option is meant
 with ``--v1_variables`` (TF 1.x's variables and loops). Ops that TF 2 builds
 otherwise shift every later count, so the ops TF 2 stopped building come
-back here (_v1_ops.py): ``random_uniform``'s over [0, 1), ``split``'s
-constant, a TensorArray's size op (``dynamic_rnn`` of a legacy ``LSTMCell``
-builds one of each) and ``dropout``'s (``DropoutWrapper``). What other ops
-differ, a notebook's stored outputs or the port check show.
+back here (_v1_ops.py: ``random_uniform`` over [0, 1), ``split``, a
+TensorArray's size, ``dropout``, ``random_gamma``, a scalar's reduction,
+tf-slim's conv2d and flatten). Which others differ, docs/LEGACY_LAYERS.md
+lists; a notebook's stored outputs or the port check show where.
 """
 
 import sys
