@@ -16,8 +16,8 @@ dropout-wrapped LSTMCell, tf.split, tf.random_uniform over [0, 1) and
 tf.random_gamma; before them, its dense kernel, output and last draw
 differed from TF 1.15.5's under ``--v1_seeds`` (measured 2026-12-07), as did
 tests/legacy_scripts/graph_seed_slim_style.py's weights after its first
-(tf.contrib.layers' conv2d and flatten, a tf.losses loss before a second
-head)."""
+(tf.contrib.layers' conv2d with a frozen batch norm, conv2d_transpose and
+flatten, a tf.losses loss of tf.one_hot labels before a second head)."""
 
 import os
 
@@ -38,10 +38,11 @@ RNN_TF_1_15_5 = {
 SLIM = os.path.join(ROOT, "tests", "legacy_scripts", "graph_seed_slim_style.py")
 SLIM_TF_1_15_5 = {
     "Conv/weights": "1.029247",
-    "fully_connected/weights": "-0.557423",
-    "head2/fully_connected/weights": "-2.651135",
-    "loss": "2.11456",
-    "draw": "0.625194 1.037382 1.128731",
+    "Conv2d_transpose/weights": "-1.591388",
+    "fully_connected/weights": "-4.739901",
+    "head2/fully_connected/weights": "-2.237238",
+    "loss": "1.68556",
+    "draw": "1.142072 -0.537285 -0.573051",
 }
 LAYERS_TF_1_15_5 = {
     "conv/kernel": "-0.911328",

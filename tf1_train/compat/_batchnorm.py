@@ -122,15 +122,22 @@ class BatchNormalization(Layer):
                 self.axis = [a + 1 for a in self.axis]
         param_dtype = tf.float32 if self.dtype in (tf.float16, tf.bfloat16) else self.dtype
         g_init, b_init, m_init, v_init = self.initializers
+        # Without scale or center the fused op takes constants, built here as
+        # TF 1.x's layer did: between the weights (graph-seeded programs' later
+        # op seeds count them, --v1_seeds).
         self.gamma = self.beta = None
         if self.scale:
             self.gamma = self.add_weight(
                 "gamma", shape, g_init, self.regularizers[0], True, self.constraints[0], param_dtype
             )
+        elif self.fused:
+            self._gamma_const = tf.constant(1.0, param_dtype, shape)
         if self.center:
             self.beta = self.add_weight(
                 "beta", shape, b_init, self.regularizers[1], True, self.constraints[1], param_dtype
             )
+        elif self.fused:
+            self._beta_const = tf.constant(0.0, param_dtype, shape)
         # The statistics are never partitioned (TF 1.x's layer set its scope's
         # partitioner aside for them): a canned Estimator's `dnn` scope has one.
         self._param_dtype = param_dtype
@@ -194,12 +201,8 @@ class BatchNormalization(Layer):
         return self._unfused(inputs, training)
 
     def _fused(self, inputs, training):
-        gamma = self.gamma
-        if gamma is None:
-            gamma = tf.constant(1.0, self._param_dtype, self._param_shape)
-        beta = self.beta
-        if beta is None:
-            beta = tf.constant(0.0, self._param_dtype, self._param_shape)
+        gamma = self._gamma_const if self.gamma is None else self.gamma
+        beta = self._beta_const if self.beta is None else self.beta
 
         def run(is_training):
             # training: no statistics given, as TF 1.x's layer called it (the
@@ -220,11 +223,11 @@ class BatchNormalization(Layer):
         known = constant_value(training)
         if known and self._recorded(mean, variance):
             return output
+        if known is None:
+            momentum = smart_cond(training, lambda: self.momentum, lambda: 1.0)
+        else:  # built in inference too, unused, as TF 1.x's layer did (--v1_seeds)
+            momentum = tf.convert_to_tensor(self.momentum)
         if known or known is None:
-            if known is None:
-                momentum = smart_cond(training, lambda: self.momentum, lambda: 1.0)
-            else:
-                momentum = tf.convert_to_tensor(self.momentum)
             self.add_update(self._assign_moving_average(self.moving_mean, mean, momentum))
             self.add_update(self._assign_moving_average(self.moving_variance, variance, momentum))
         return output

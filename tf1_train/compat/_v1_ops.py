@@ -19,6 +19,7 @@ def install() -> None:
     _replace(random_ops.random_uniform, _random_uniform(random_ops.random_uniform))
     _replace(random_ops.random_gamma, _random_gamma(random_ops.random_gamma))
     _replace(array_ops.split, _split(array_ops.split))
+    _replace(array_ops.one_hot, _one_hot(array_ops.one_hot))
     _replace(nn_ops.dropout_v2, _dropout_v2(nn_ops.dropout_v2))
     tensor_array_ops._GraphTensorArray.size = _tensor_array_size
     math_ops._ReductionDims = _reduction_dims(math_ops._ReductionDims)
@@ -112,6 +113,37 @@ def _split(original: Callable) -> Callable:
     return split
 
 
+def _one_hot(original: Callable) -> Callable:
+    """``one_hot(x, n, 1.0, 0.0)``: TF 1.15 converted each given value once
+    to learn its dtype, then let the op convert it again (two constants
+    more). With a ``dtype=`` or tensor values TF 2's own runs."""
+    from tensorflow.python.framework import ops, tensor_util
+    from tensorflow.python.ops import gen_array_ops
+
+    def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+        values = [v for v in (on_value, off_value) if v is not None]
+        if (
+            not _in_graph()
+            or dtype is not None
+            or not values
+            or any(map(tensor_util.is_tf_type, values))
+        ):
+            return original(indices, depth, on_value, off_value, axis, dtype, name)
+        scope_values = [indices, depth, on_value, off_value, axis, dtype]
+        with ops.name_scope(name, "one_hot", scope_values) as name:
+            dtypes_of = {ops.convert_to_tensor(v).dtype.base_dtype for v in values}
+            dtype = dtypes_of.pop()
+            if dtypes_of:  # on and off of two types: TF 2's error
+                return original(indices, depth, on_value, off_value, axis, None, name)
+            if on_value is None:
+                on_value = ops.convert_to_tensor(1, dtype, name="on_value")
+            if off_value is None:
+                off_value = ops.convert_to_tensor(0, dtype, name="off_value")
+            return gen_array_ops.one_hot(indices, depth, on_value, off_value, axis, name=name)
+
+    return one_hot
+
+
 def _dropout_v2(original: Callable) -> Callable:
     """``nn.dropout(x, rate=...)``, which the legacy ``DropoutWrapper`` calls:
     TF 1.15's ops (_core.tf1_dropout) in a graph."""
@@ -174,3 +206,19 @@ def _install_private_keras_layers() -> None:
         return tf1_flatten(inputs)
 
     convolutional.Conv.call, core.Flatten.call = conv, flatten
+    _transposed_convolutions()
+
+
+def _transposed_convolutions() -> None:
+    """tf-slim's ``conv2d_transpose`` and ``conv3d_transpose``: TF 2's layer
+    takes the output's height and width from the static shape, TF 1.15's
+    computed them from the dynamic one (ten ops). tf1_train's own layers
+    (tf.layers') build TF 1.15's ops and take tf-slim's arguments."""
+    import tensorflow.python.layers.convolutional as private
+
+    from tf1_train.compat import layers
+
+    for rank in (2, 3):
+        ours = getattr(layers, f"Conv{rank}DTranspose")
+        for name in (f"Conv{rank}DTranspose", f"Convolution{rank}DTranspose"):
+            setattr(private, name, ours)
