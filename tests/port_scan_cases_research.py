@@ -130,4 +130,16 @@ RESEARCH = [
         "import tensorflow as tf\nsgd = tf.keras.optimizers.SGD(learning_rate=0.01)\n"
         "opt = tf.compat.v1.train.RMSPropOptimizer(0.01, decay=0.9)\n",
     ),
+    (
+        "cond-branch-variable",
+        "import tensorflow.compat.v1 as tf\nopt = tf.train.AdamOptimizer(0.1)\n"
+        "tf.cond(ok, lambda: opt.apply_gradients(gv), tf.no_op)"
+        "  # expect: cond-branch-variable\n"
+        "amp = tf.train.experimental.enable_mixed_precision_graph_rewrite(opt)"
+        "  # expect: cond-branch-variable\n",
+        "import tensorflow.compat.v1 as tf\nsgd = tf.train.MomentumOptimizer(0.1, 0.9)\n"
+        "tf.cond(ok, lambda: sgd.apply_gradients(gv), tf.no_op)\n"
+        "train = opt.apply_gradients(gv)\nscipy.optimize.minimize(f, x0)\n"
+        "amp = tf.train.experimental.enable_mixed_precision_graph_rewrite(sgd)\n",
+    ),
 ]

@@ -137,6 +137,12 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
         return WORKS, V1_VARIABLES_NOTE.format(also="")
     if key == "freeze-ref-ops" and program.v1_variables and program.v1_control_flow:
         return WORKS, V1_VARIABLES_NOTE.format(also=" and control flow")
+    if key == "cond-branch-variable" and program.v1_control_flow:
+        return WORKS, (
+            "works only with TF 1.x's control flow on (python -m tf1_train.compat "
+            "--v1_control_flow or --v1_variables, disable_control_flow_v2() or "
+            "disable_v2_behavior()): the branch's variables keep the cond's name"
+        )
     if key == "loop-lookup-gradient" and program.v1_control_flow:
         return WORKS, (
             "works only with TF 1.x's control flow on (python -m tf1_train.compat "

@@ -20,6 +20,7 @@ from tf1_train.port import (
     assign_rules,
     checks,
     class_rules,
+    cond_rules,
     contrib_rules,  # noqa: F401 (registers its rules)
     ema_rules,
     epsilon_rules,
@@ -237,6 +238,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(ema_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(regularizer_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(loop_rules.findings(parsed.tree, parsed.aliases.resolve))
+    raw.extend(cond_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(epsilon_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(init_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(init_rules.initialized_value_findings(parsed.tree))
