@@ -59,6 +59,7 @@ from tf1_train.compat import (
     _contrib_distributions,
     _contrib_eager,
     _contrib_estimator,
+    _contrib_impl_paths,
     _contrib_memory_stats,
     _contrib_metrics,
     _contrib_nn,
@@ -68,8 +69,11 @@ from tf1_train.compat import (
 )
 from tf1_train.compat._contrib_names import (  # noqa: F401 (re-exported: port/paths.py)
     CRF_KEPT,
+    CUDNN_KEPT,
     DYNAMIC_SEQ2SEQ,
     HPARAMS_KEPT,
+    IMAGE_GONE,
+    IMAGE_KEPT,
     OPT_GONE,
     OPT_KEPT,
     RNN_CELL_NAMES,
@@ -110,6 +114,9 @@ PLACEHOLDERS = {
     "nn": _contrib_nn.ALL_KEPT,
     "opt": OPT_GONE,
     "metrics": _contrib_metrics.GONE,
+    "image": IMAGE_GONE,
+    "cudnn_rnn": "CudnnCompatibleLSTMCell and CudnnCompatibleGRUCell are kept (TF 1.15's "
+    "numbers and variables); the cuDNN layers raise when constructed",
     "memory_stats": "BytesInUse and MaxBytesInUse are kept (tf.config.experimental."
     "get_memory_info's counters), BytesLimit raises (TensorFlow 2.21 reports no limit)",
 }
@@ -199,6 +206,8 @@ _KEPT = {
     "opt": (OPT_KEPT, lambda name: _private_compat("_contrib_opt").resolve(name)),
     "metrics": (_contrib_metrics.KEPT, _contrib_metrics.resolve),
     "memory_stats": (_contrib_memory_stats.KEPT, _contrib_memory_stats.resolve),
+    "image": (IMAGE_KEPT, lambda name: _private_compat("_contrib_image").resolve(name)),
+    "cudnn_rnn": (CUDNN_KEPT, lambda name: _private_compat("_contrib_cudnn").resolve(name)),
 }
 
 
@@ -215,10 +224,13 @@ def kept(submodule: str, name: str, deeper: str = "", *tail: str) -> bool:
     """Whether ``tensorflow.contrib.<submodule>.<name>[.<deeper>...]`` works after install()."""
     from tf1_train.compat import _contrib_slim
 
+    rest = [name, *([deeper] if deeper else []), *tail]
     if submodule == "tensorboard" or (
         submodule in ("seq2seq", "opt", "metrics") and name == "python"
     ):
-        return _contrib_paths.kept(submodule, [name, *([deeper] if deeper else []), *tail])
+        return _contrib_paths.kept(submodule, rest)
+    if submodule in _contrib_impl_paths.MODULES and name == "python":
+        return _contrib_impl_paths.kept(submodule, rest)
     if submodule in _contrib_slim.SERVED:
         return _contrib_slim.kept(submodule, name, deeper)
     if submodule == "learn":
@@ -257,6 +269,10 @@ DESCRIBED = {
     "and model averaging (ElasticAverage's and ModelAverage's getters and optimizers) work "
     "as in TF 1.15 (sign_decay too, by its python.training path), every other name raises",
     "metrics": "every name of TF 1.15's module works (TF 1.15's argument order and numbers)",
+    "image": "rotate, translate, transform, their transform builders and dense_image_warp "
+    "work as in TF 1.15, every other name raises",
+    "cudnn_rnn": "CudnnCompatibleLSTMCell and CudnnCompatibleGRUCell work as in TF 1.15, the "
+    "cuDNN layers raise one line when constructed",
     "memory_stats": "BytesInUse and MaxBytesInUse work (the allocator's counters TensorFlow "
     "2.21 keeps; 0 on a CPU, said once), BytesLimit raises one line",
 }
@@ -337,8 +353,10 @@ def placeholder_modules() -> dict:
     modules.update(graph_editor.sys_modules(PACKAGE))
     modules.update(_contrib_data.learn_modules())  # the paths pickled vocabularies name
     modules.update(_contrib_paths.sys_modules())  # seq2seq's python.ops, the projector
+    modules.update(_contrib_impl_paths.sys_modules())  # cudnn_rnn's, rnn's, image's python.ops
     for name in ("seq2seq", "opt", "metrics"):
         modules[f"{PACKAGE}.{name}"].python = modules[f"{PACKAGE}.{name}.python"]
+    _contrib_impl_paths.attach(modules)
     if f"{PACKAGE}.tensorboard" in modules:
         package.tensorboard = modules[f"{PACKAGE}.tensorboard"]
     return modules

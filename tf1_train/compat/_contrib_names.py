@@ -147,3 +147,41 @@ OPT_GONE = (
     "others (AGN, GGT, Shampoo): tf.compat.v1.train's "
     "optimizers, keras.optimizers or an optimizer of your own"
 )
+# tensorflow.contrib.cudnn_rnn (_contrib_cudnn.py): TF 1.15.5's constants of
+# python.ops.cudnn_rnn_ops, its two CPU cells, and the cuDNN-only names, which raise when used
+CUDNN_CONSTANTS = {
+    "CUDNN_RNN_UNIDIRECTION": "unidirectional", "CUDNN_RNN_BIDIRECTION": "bidirectional",
+    "CUDNN_LSTM": "lstm", "CUDNN_GRU": "gru", "CUDNN_RNN_RELU": "rnn_relu",
+    "CUDNN_RNN_TANH": "rnn_tanh", "CUDNN_LSTM_PARAMS_PER_LAYER": 8,
+    "CUDNN_GRU_PARAMS_PER_LAYER": 6, "CUDNN_RNN_TANH_PARAMS_PER_LAYER": 2,
+    "CUDNN_RNN_RELU_PARAMS_PER_LAYER": 2, "CUDNN_INPUT_LINEAR_MODE": "linear_input",
+    "CUDNN_INPUT_SKIP_MODE": "skip_input", "CUDNN_INPUT_AUTO_MODE": "auto_select",
+}  # fmt: skip
+CUDNN_CELLS = ("CudnnCompatibleGRUCell", "CudnnCompatibleLSTMCell")
+CUDNN_LAYERS = ("CudnnGRU", "CudnnGRUSaveable", "CudnnLSTM", "CudnnLSTMSaveable",
+                "CudnnParamsFormatConverterGRU", "CudnnParamsFormatConverterLSTM",
+                "CudnnParamsFormatConverterRelu", "CudnnParamsFormatConverterTanh",
+                "CudnnRNNRelu", "CudnnRNNReluSaveable", "CudnnRNNTanh",
+                "CudnnRNNTanhSaveable")  # fmt: skip
+CUDNN_GPU_ONLY = CUDNN_LAYERS + (
+    "CudnnOpaqueParamsSaveable", "CudnnParamsFormatConverter", "CudnnParamsFormatConverterBasic",
+    "cudnn_gru", "cudnn_lstm", "cudnn_rnn_canonical_to_opaque_params",
+    "cudnn_rnn_opaque_params_size", "cudnn_rnn_opaque_params_to_canonical", "cudnn_rnn_relu",
+    "cudnn_rnn_tanh",
+)  # fmt: skip
+# tensorflow.contrib.cudnn_rnn's names (TF 1.15.5's remove_undocumented list) and those of
+# its python.ops.cudnn_rnn_ops module
+CUDNN_KEPT = CUDNN_CELLS + CUDNN_LAYERS
+CUDNN_OPS_KEPT = tuple(sorted((*CUDNN_CONSTANTS, *CUDNN_CELLS, *CUDNN_GPU_ONLY)))
+# tensorflow.contrib.image (_contrib_image.py, _contrib_image_warp.py)
+IMAGE_KEPT = (
+    "angles_to_projective_transforms", "compose_transforms", "dense_image_warp",
+    "flat_transforms_to_matrices", "matrices_to_flat_transforms", "rotate", "transform",
+    "translate", "translations_to_projective_transforms",
+)  # fmt: skip
+IMAGE_GONE = (
+    "rotate, translate, transform, their transform builders and dense_image_warp are kept "
+    "(TF 1.15's numbers); sparse_image_warp, interpolate_spline, connected_components, "
+    "bipartite_match and single_image_random_dot_stereograms: tensorflow-addons' tfa.image "
+    "(unmaintained) or ops of your own"
+)

@@ -6,8 +6,10 @@ install() as modules of their own:
   (Rayhane-mamah's Tacotron-2: ``from tensorflow.contrib.seq2seq.python.ops
   import decoder, helper as helper_py``; ``...attention_wrapper import
   BahdanauAttention``). Each serves TF 1.15's public names of that module,
-  the same objects as ``tf.contrib.seq2seq``'s; a private name (``_bahdanau_score``)
-  raises one line, as tf1_train.compat's own helpers take other arguments.
+  the same objects as ``tf.contrib.seq2seq``'s, and the private helpers that
+  TensorFlow 2.21 still computes alike (``decoder._transpose_batch_time`` was
+  ``rnn._transpose_batch_time`` in TF 1.15 and is in 2.21: ``SEQ2SEQ_PRIVATE``);
+  another private name (``_bahdanau_score``) raises one line.
 - ``tensorflow.contrib.opt.python.training.<module>``: the same for
   ``tf.contrib.opt`` (``from tensorflow.contrib.opt.python.training import
   sign_decay``: AddSign's and PowerSign's decays were public by that path
@@ -55,6 +57,20 @@ SEQ2SEQ_OPS = {
     ),
     "loss": (("_contrib_decode",), ("sequence_loss",)),
 }  # fmt: skip
+# the private helpers TF 1.x code imported from those modules (OpenSeq2Seq, Tacotron
+# decoders) that are the same function, or the same ops on the same arguments, in 2.21
+_RNN = ("tensorflow.python.ops.rnn", "_transpose_batch_time")
+SEQ2SEQ_PRIVATE = {
+    "decoder": {
+        "_transpose_batch_time": _RNN,
+        "_zero_state_tensors": ("tensorflow.python.ops.rnn_cell_impl", "_zero_state_tensors"),
+        "_create_zero_outputs": ("tf1_train.compat._contrib_decode", "_zeros"),
+    },
+    "helper": {
+        "_transpose_batch_time": _RNN,
+        "_unstack_ta": ("tf1_train.compat._contrib_decode_helpers", "_unstack"),
+    },
+}
 METRICS_OPS = PACKAGE + ".metrics.python.ops"
 SET_OPS = ("set_difference", "set_intersection", "set_size", "set_union")
 PROJECTOR = PACKAGE + ".tensorboard.plugins.projector"
@@ -74,7 +90,13 @@ def _ops_module(module: str) -> types.ModuleType:
             if found is not None:
                 return found
 
-    return _served(f"{OPS}.{module}", names, find)
+    private = SEQ2SEQ_PRIVATE.get(module, {})
+
+    def find_private(name: str):
+        where, attribute = private[name]
+        return getattr(importlib.import_module(where), attribute)
+
+    return _served(f"{OPS}.{module}", names, find, private=(tuple(private), find_private))
 
 
 def _opt_module(module: str) -> types.ModuleType:
@@ -83,24 +105,36 @@ def _opt_module(module: str) -> types.ModuleType:
     return _served(f"{OPT_TRAINING}.{module}", OPT_TRAINING_MODULES[module], _contrib_opt.resolve)
 
 
-def _served(full: str, names, find) -> types.ModuleType:
-    """A module serving ``names`` (``find(name)``), refusing the others in one line."""
+def _served(full: str, names, find, private=((), None), gone: str = "") -> types.ModuleType:
+    """A module serving ``names`` (``find(name)``) and the private helpers
+    ``private`` = (names, find), refusing the others in one line (``gone``:
+    where the public ones went)."""
     served = types.ModuleType(full, f"TF 1.15's {full}: its public names (tf1_train.compat)")
+    private_names, find_private = private
 
     def __getattr__(name: str):
         if name in names:
             return find(name)
+        if name in private_names:
+            return find_private(name)
         if name.startswith("__"):
             raise AttributeError(name)
+        what = f"public names only ({', '.join(names)})"
+        if private_names:
+            what = f"public names ({', '.join(names)}) and the private {', '.join(private_names)}"
+        why = (
+            "TF 1.15's other private helpers are not kept (TensorFlow 2.21 has no copy), "
+            "so copy the one you need into your code"
+        )
+        if not name.startswith("_"):
+            why = gone or "the rest went with tf.contrib in TensorFlow 2.0"
         raise AttributeError(
-            f"{full}.{name}: tf1_train.compat serves this module's public names only "
-            f"({', '.join(names)}); TF 1.15's private helpers took other arguments than "
-            "tf1_train.compat's, so copy the one you need into your code"
+            f"{full}.{name} is not served: tf1_train.compat serves this module's {what}; {why}"
         )
 
     served.__getattr__ = __getattr__
     served.__all__ = list(names)  # what dir() and `import *` see
-    served.__dir__ = lambda: list(names)
+    served.__dir__ = lambda: list(names) + list(private_names)
     return served
 
 
@@ -156,7 +190,8 @@ def kept(submodule: str, rest) -> bool:
     for the paths this module serves (seq2seq's, opt's and metrics' ``python``
     levels, tensorboard)."""
     if submodule == "seq2seq":
-        return _level_kept(rest, "ops", {m: names for m, (_, names) in SEQ2SEQ_OPS.items()})
+        served = {m: (*n, *SEQ2SEQ_PRIVATE.get(m, ())) for m, (_, n) in SEQ2SEQ_OPS.items()}
+        return _level_kept(rest, "ops", served)
     if submodule == "metrics":
         from tf1_train.compat._contrib_metrics import metric_ops_names
 

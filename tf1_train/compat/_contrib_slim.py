@@ -62,6 +62,10 @@ FRAMEWORK_FROM_SLIM = tuple(
     get_variables get_variables_by_name get_variables_by_suffix get_variables_to_restore
     global_variable has_arg_scope local_variable model_variable variable""".split()
 )
+TENSOR_UTIL = "tf1_train.compat._contrib_tensor_util"
+TENSOR_UTIL_NAMES = ("assert_same_float_dtype", "assert_scalar", "assert_scalar_int",
+                     "convert_to_tensor_or_sparse_tensor", "is_tensor", "reduce_sum_n",
+                     "remove_squeezable_dimensions", "with_same_shape", "with_shape")  # fmt: skip
 # TF 1.15's tensorflow.contrib.framework names that were TensorFlow's own
 # objects re-exported (or, for the checkpoint readers, contrib's copies of
 # them, since moved to core unchanged): TensorFlow 2.21 still has each one.
@@ -83,6 +87,8 @@ FRAMEWORK_FROM_TF = {
     "load_checkpoint": ("tensorflow.python.training.checkpoint_utils", "load_checkpoint"),
     "load_variable": ("tensorflow.python.training.checkpoint_utils", "load_variable"),
     "list_variables": ("tensorflow.python.training.checkpoint_utils", "list_variables"),
+    # with_shape, reduce_sum_n, ...: contrib's tensor_util again (_contrib_tensor_util.py)
+    **{name: (TENSOR_UTIL, name) for name in TENSOR_UTIL_NAMES if name != "is_tensor"},
     **{
         name: ("tensorflow.python.ops.init_ops", name)
         for name in (
@@ -125,7 +131,7 @@ def kept(submodule: str, name: str, deeper: str = "") -> bool:
     if not available():
         return False
     if name == "python":  # contrib's implementation modules: INTERNAL's only
-        return not deeper or (submodule, name, deeper) in INTERNAL
+        return not deeper or (submodule, name, deeper) in (*INTERNAL, FRAMEWORK_FRAMEWORK)
     if submodule == "slim":  # tf-slim's own module: what it has (TF 1.15's held more)
         return _slim_has(name)
     if submodule == "layers":
@@ -239,6 +245,10 @@ INTERNAL = {
 }
 
 
+# `from tensorflow.contrib.framework.python.framework import tensor_util`: ours
+FRAMEWORK_FRAMEWORK = ("framework", "python", "framework")
+
+
 class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Imports ``tensorflow.contrib.slim[.X]``, ``.layers`` and ``.framework``
     (and their ``tensorflow.compat.v1.contrib`` spellings) lazily: tf-slim's
@@ -260,6 +270,10 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             return None
         if len(parts) == 1:
             return ("served", parts[0]) if parts[0] != "slim" else ("tf-slim", SLIM)
+        if tuple(parts[:3]) == FRAMEWORK_FRAMEWORK:
+            if len(parts) == 3:
+                return "package", name
+            return ("tf-slim", TENSOR_UTIL) if parts[3:] == ["tensor_util"] else None
         for internal, module in INTERNAL.items():
             if tuple(parts[:3]) != internal:
                 continue

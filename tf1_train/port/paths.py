@@ -244,7 +244,10 @@ CONTRIB: Dict[str, str] = {
     "objects as tf.compat.v1.nn.rnn_cell's, the fused cells on TensorFlow's own kernels); "
     "the other contrib-only cells (GridLSTMCell, PhasedLSTMCell, ...): "
     "tf.keras.layers RNN cells (not shared by variable_scope reuse) or a cell of your own",
-    "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible)",
+    "cudnn_rnn": "tf.keras.layers.LSTM / GRU (cuDNN kernels when eligible; GRU with "
+    "reset_after=True is cuDNN's); unmodified: tf1_train.compat.install() serves "
+    "CudnnCompatibleLSTMCell / GRUCell and python.ops.cudnn_rnn_ops' constants (the cuDNN "
+    "layers raise when constructed)",
     "seq2seq": "tf1_train.compat.install() (all of it, and the public names of its "
     "python.ops.decoder, helper, attention_wrapper, ... modules)",
     "crf": "tf1_train.compat.install() (all of it)",
@@ -255,7 +258,10 @@ CONTRIB: Dict[str, str] = {
     "opt": "tf.compat.v1.train optimizers, keras.optimizers or an optimizer of your own "
     "(ScipyOptimizerInterface, the Adam family, LARS, AddSign/PowerSign: see the "
     "contrib-opt rule; unmodified: tf1_train.compat.install() serves those)",
-    "image": "tf.image, or TensorFlow Addons image (unmaintained)",
+    "image": "tf.raw_ops.ImageProjectiveTransformV3 for rotate / translate / transform (tf.image "
+    "has none, nor a warp), TensorFlow Addons' tfa.image (unmaintained) for the rest; "
+    "unmodified: tf1_train.compat.install() serves rotate, translate, transform, their "
+    "transform builders and dense_image_warp",
     "distribute": "tf.distribute",
     "distributions": "tf.compat.v1.distributions for its core ones (Normal, Categorical, "
     "kl_divergence...; unmodified: tf1_train.compat.install() serves them), "
