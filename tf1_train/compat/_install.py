@@ -69,6 +69,7 @@ def install() -> None:
     import tensorflow.python.layers.normalization as private_normalization
 
     from tf1_train.compat import (
+        _frozen_graph,
         _initialized_value,
         _int_arguments,
         _op_libraries,
@@ -106,6 +107,7 @@ def install() -> None:
     _tensorboard_v1.install(_set)  # tensorboard.summary.custom_scalar_pb & co. (TensorBoard 1.x)
     _while_loop.install(_set)  # a loop's results in its body's structure, as TF 1.x packed them
     _op_libraries.install(_set, _tf_apis())  # a TF 1.x-built op library: why it does not load
+    _frozen_graph.install(_set, [api for _, api in _v1_apis()])  # loads on TF 1.x too
     _import_tf1_graphs()
     _floor_fused_batch_norm_epsilon()
     _state["installed"] = True
