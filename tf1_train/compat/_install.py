@@ -266,7 +266,8 @@ def _restore_numpy_builtin_aliases() -> None:
     v3 at import). They are put back as the builtins they were, so nothing
     computes differently; the names come from NumPy's own list of them. The
     names NumPy 2 removed (``np.float_``, ``np.NaN``, ``np.asscalar``, ...:
-    _numpy_removed.py) are put back likewise, as what NumPy 1.x had."""
+    _numpy_removed.py) are put back likewise, as what NumPy 1.x had, and so
+    are ``numpy.lib``'s aliases of NumPy's functions (``np.lib.pad``)."""
     import builtins
 
     import numpy as np
@@ -279,6 +280,8 @@ def _restore_numpy_builtin_aliases() -> None:
 
     for name in _numpy_removed.missing():
         _set(np.__dict__, name, _numpy_removed.RESTORED[name][1])
+    for name, value in _numpy_removed.lib_missing().items():  # np.lib.pad & co.
+        _set(np.lib.__dict__, name, value)
 
 
 def _add_contrib_placeholders() -> None:
