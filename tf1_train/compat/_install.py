@@ -71,6 +71,7 @@ def install() -> None:
     from tf1_train.compat import (
         _initialized_value,
         _int_arguments,
+        _keras_v1_initializers,
         _op_libraries,
         _pillow_removed,
         _regularizers,
@@ -103,6 +104,7 @@ def install() -> None:
     _initialized_value.install(_set)  # TF 1.15's Variable.initialized_value
     _variable_class.install(_set)  # isinstance(v, tf.compat.v1.Variable), `if v:` (v1 graph)
     _int_arguments.install(_set)  # prefetch(np.int64(n)), bool/float dimensions: TF 1.x's ints
+    _keras_v1_initializers.install(_set, _v1_apis())  # TF 1.15's tf.compat.v1.keras.initializers
     _tensorboard_v1.install(_set)  # tensorboard.summary.custom_scalar_pb & co. (TensorBoard 1.x)
     _while_loop.install(_set)  # a loop's results in its body's structure, as TF 1.x packed them
     _op_libraries.install(_set, _tf_apis())  # a TF 1.x-built op library: why it does not load
@@ -276,12 +278,9 @@ def _restore_numpy_builtin_aliases() -> None:
     for name in getattr(np, "__former_attrs__", {}):
         if hasattr(builtins, name) and name not in np.__dict__:
             _set(np.__dict__, name, getattr(builtins, name))
-    from tf1_train.compat import _numpy_removed  # NumPy 2's: np.float_, np.asscalar, ...
+    from tf1_train.compat import _numpy_removed  # NumPy 2's: np.float_, np.asscalar, np.lib.pad
 
-    for name in _numpy_removed.missing():
-        _set(np.__dict__, name, _numpy_removed.RESTORED[name][1])
-    for name, value in _numpy_removed.lib_missing().items():  # np.lib.pad & co.
-        _set(np.lib.__dict__, name, value)
+    _numpy_removed.install(_set)
 
 
 def _add_contrib_placeholders() -> None:

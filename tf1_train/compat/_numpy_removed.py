@@ -140,3 +140,12 @@ def lib_missing() -> dict:
     found = {name: RESTORED[name][1] for name in LIB_RESTORED}
     found.update((name, getattr(np, name)) for name in LIB_ALIASES if hasattr(np, name))
     return {name: value for name, value in found.items() if name not in numpy.lib.__dict__}
+
+
+def install(set_attribute) -> None:
+    """Puts back what ``missing()`` and ``lib_missing()`` name, through
+    ``set_attribute`` (_install._set, which uninstall() undoes)."""
+    for name in missing():
+        set_attribute(np.__dict__, name, RESTORED[name][1])
+    for name, value in lib_missing().items():
+        set_attribute(np.lib.__dict__, name, value)
