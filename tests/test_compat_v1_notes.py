@@ -19,12 +19,12 @@ HOOKS = "import tensorflow as tf\n\nclass Hook(tf.train.SessionRunHook):\n    pa
 
 
 def _project(tmp_path):
+    """scripts/main.py puts the project on sys.path and imports pkg/hooks.py."""
     project = tmp_path / "project"
-    (project / "pkg").mkdir(parents=True)
-    (project / "scripts").mkdir()
-    (project / "pkg" / "__init__.py").write_text("")
-    (project / "pkg" / "hooks.py").write_text(HOOKS)
-    (project / "scripts" / "main.py").write_text(SCRIPT)
+    files = {"pkg/__init__.py": "", "pkg/hooks.py": HOOKS, "scripts/main.py": SCRIPT}
+    for path, text in files.items():
+        (project / path).parent.mkdir(parents=True, exist_ok=True)
+        (project / path).write_text(text)
     return project
 
 
