@@ -1,9 +1,10 @@
 """Integers TF 1.15 took in another type and TensorFlow 2.21 refuses, before
 and after tf1_train.compat.install() (tf1_train/compat/_int_arguments.py):
-``Dataset.prefetch`` given a NumPy integer, and a shape with a bool in it.
+``Dataset.prefetch`` given a NumPy integer, and a shape with a bool or a float in it.
 TensorFlow 1.15.5, checked: ``prefetch(np.int64(2))`` yields the dataset,
 ``get_variable(shape=[1, True, 4])`` is (1, 1, 4) and ``placeholder(shape=[None,
-True])`` (?, 1). NVIDIA's StyleGAN has both lines.
+True])`` (?, 1). NVIDIA's StyleGAN has both lines; DeepSpeech's shapes hold a
+float, 512.0.
 """
 
 import numpy as np
@@ -48,3 +49,51 @@ def test_after_install_a_bool_dimension_is_the_int_tf_1_15_made_of_it(installed)
     variable, placeholder, shape = _shapes()
     assert (variable, placeholder, shape) == ([1, 1, 4], [None, 1], [0, 3])
     assert all(type(d) is int for d in variable)
+
+
+# DeepSpeech's Config.audio_window_samples: 16000 * (32 / 1000) == 512.0.
+WINDOW = 16000 * (32 / 1000)
+
+
+def _float_shapes():
+    with tf.Graph().as_default():
+        fed = v1.placeholder(tf.float32, [None, WINDOW])
+        var = v1.get_variable("h1", [WINDOW, 2.0])
+        big = tf.zeros([WINDOW, 2.0])  # 1024 elements: through TensorShape, not a constant
+        known = v1.placeholder(tf.float32)
+        known.set_shape([np.float32(3.0), WINDOW])
+        dims = var.shape.as_list() + fed.shape.as_list()[1:]
+        return fed.shape.as_list(), var.shape.as_list(), big.shape.as_list(), known, dims
+
+
+def test_without_install_a_float_dimension_is_refused():
+    with pytest.raises(TypeError, match="must be integer or None"):
+        _float_shapes()
+
+
+def test_after_install_a_float_dimension_is_the_int_tf_1_15_made_of_it(installed):
+    # measured on TF 1.15.5, 2026-12-07: (?, 512), (512, 2), (512, 2), (3, 512)
+    fed, var, big, known, dims = _float_shapes()
+    assert (fed, var, big, known.shape.as_list()) == ([None, 512], [512, 2], [512, 2], [3, 512])
+    assert all(type(d) is int for d in dims)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: tf.TensorShape([512.5]),
+        lambda: v1.placeholder(tf.float32, [None, 512.5]),
+        lambda: v1.get_variable("odd", [2.5, 2]),
+    ],
+)
+def test_after_install_a_float_with_a_fraction_raises_tf_1_15s_error(installed, make):
+    # measured on TF 1.15.5, 2026-12-07: ValueError: Ambiguous dimension: 512.5 (2.5)
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match=r"Ambiguous dimension: (512|2)\.5"):
+            make()
+
+
+def test_after_install_shapes_tf_1_15_made_a_tensor_of_still_refuse_a_float(installed):
+    # measured on TF 1.15.5, 2026-12-07: "DataType float32 not in list of allowed values"
+    with tf.Graph().as_default(), pytest.raises(TypeError, match="float32 not in list"):
+        tf.reshape(tf.zeros([512]), [2.0, 256.0])

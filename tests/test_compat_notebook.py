@@ -166,3 +166,48 @@ def test_a_python_2_cell_stops_the_run_at_its_line_without_the_runners_frames(tm
     )
     assert f'File "{book}:cell_2", line 1' in out.stderr
     assert "SyntaxError: Missing parentheses in call to 'print'" in out.stderr
+
+
+def test_a_matplotlib_cell_draws_as_in_a_script_with_ipython_stood_in(tmp_path):
+    """hunkim's lab-10/lab-11 notebooks plot: pyplot asks ``IPython.get_ipython()``
+    (whether a shell is there to hook into) on its first figure, which the
+    stand-in once lacked, so every such notebook stopped there."""
+    code = {"cell_type": "code", "metadata": {}, "execution_count": 1}
+    drawn = {"output_type": "stream", "name": "stdout", "text": "drawn\n"}
+    shown = {"output_type": "execute_result", "execution_count": 3, "metadata": {},
+             "data": {"text/plain": "Text(0.5, 1.0, 'loss')"}}  # fmt: skip
+    cells = [
+        {**code, "outputs": [], "source": "%matplotlib inline\nimport matplotlib.pyplot as plt"},
+        {**code, "outputs": [drawn],
+         "source": "plt.imshow([[0, 1], [1, 0]], cmap='Greys')\nplt.show()\nprint('drawn')"},
+        {**code, "outputs": [shown],
+         "source": "plt.plot([3, 1])\nplt.savefig('loss.png')\nplt.title('loss')"},
+    ]  # fmt: skip
+    book = tmp_path / "plots.ipynb"
+    book.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4}))
+    out = run_cli([str(book)], module=COMPAT, cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "2"})
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "Traceback" not in out.stderr and (tmp_path / "loss.png").stat().st_size > 1000
+    assert out.stderr.rstrip().endswith("2 cells stored an output; 2 ran: 2 as stored, "
+                                        "0 within 0.0001 relative, 0 differ, 0 other text, "
+                                        "0 not compared")  # fmt: skip
+
+
+def test_an_object_that_kept_an_earlier_cells_stdout_prints_into_the_cell_that_calls_it(tmp_path):
+    """hunkim's lab-08 makes ``pp = pprint.PrettyPrinter(indent=4)`` in one cell
+    (it keeps ``sys.stdout``) and calls ``pp.pprint`` in later ones."""
+    code = {"cell_type": "code", "metadata": {}, "execution_count": 1}
+    printed = {"output_type": "stream", "name": "stdout", "text": "[1, 2, 3]\nafter\n"}
+    cells = [
+        {**code, "outputs": [], "source": "import pprint\npp = pprint.PrettyPrinter(indent=4)"},
+        {**code, "outputs": [printed], "source": "pp.pprint([1, 2, 3])\nprint('after')"},
+        {**code, "outputs": [{**printed, "text": "[4]\n"}], "source": "pp.pprint([4])"},
+    ]
+    book = tmp_path / "pp.ipynb"
+    book.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4}))
+    out = run_cli([str(book)], module=COMPAT, cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "2"})
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "other text" not in out.stderr.replace(" 0 other text", "")
+    assert out.stderr.rstrip().endswith("2 cells stored an output; 2 ran: 2 as stored, "
+                                        "0 within 0.0001 relative, 0 differ, 0 other text, "
+                                        "0 not compared")  # fmt: skip

@@ -1,7 +1,8 @@
 """What NumPy 2 removed that TF1-era programs use: the 37 names install()
-puts back as NumPy 1.x had them (tf1_train/compat/_numpy_removed.py), and the
-scanner's verdict on each use against what the program does, with and
-without install() (the methods and arguments it cannot put back still break)."""
+puts back as NumPy 1.x had them and numpy.lib's 152 aliases (np.lib.pad)
+(tf1_train/compat/_numpy_removed.py), and the scanner's verdict on each use
+against what the program does, with and without install() (the methods and
+arguments it cannot put back still break)."""
 
 import numpy as np
 import pytest
@@ -58,3 +59,22 @@ def test_the_scan_breaks_exactly_where_numpy_2_raises(tmp_path, compat, request)
     breaks = {f.line for f in report.findings if f.severity == "breaks"}
     assert breaks == raising_lines(PROGRAM, (AttributeError, TypeError, ValueError))
     assert breaks == ({3, 4, 5, 11, 12} if compat else {3, 4, 5, 6, 7, 11, 12, 13, 14})
+
+
+def test_install_puts_back_numpy_lib_s_aliases_of_numpy_s_functions(installed):
+    # measured on NumPy 1.18.5 (TF 1.15.5's), 2026-12-07: the values asserted below
+    padded = np.lib.pad(np.array([1, 2]), [0, 2], "constant", constant_values=(0, 0))
+    assert padded.tolist() == [1, 2, 0, 0]  # Kyubyong/transformer's data_load.py
+    assert np.lib.pad(np.array([[1, 2]]), ((1, 0), (0, 1)), "edge").tolist() == [[1, 2, 2]] * 2
+    assert np.lib.asscalar(np.array([2.5])) == 2.5 and np.lib.in1d([1, 5], [5]).tolist() == [0, 1]
+    assert np.lib.unique([3, 1, 3]).tolist() == [1, 3] and np.lib.r_[1:3, 7].tolist() == [1, 2, 7]
+    assert np.lib.trapz([1, 2, 3]) == 4.0 and np.lib.emath.sqrt(-4) == 2j
+    assert np.lib.pad is np.pad and np.lib.asscalar is np.asscalar
+    assert len(_numpy_removed.LIB_ALIASES) == 146 and _numpy_removed.lib_missing() == {}
+
+
+def test_numpy_2_lacks_numpy_lib_s_aliases_without_install():
+    lacking = _numpy_removed.lib_missing()
+    assert len(lacking) == 152 and lacking["pad"] is np.pad
+    with pytest.raises(AttributeError, match="no attribute 'pad'"):
+        np.lib.pad  # noqa: B018

@@ -34,7 +34,10 @@ def test_only_the_programs_own_files_are_served_the_v1_api(tmp_path):
     venv_file = tmp_path / "venv" / "lib" / "site-packages" / "tf_slim" / "layers.py"
     assert not owned({"__file__": str(venv_file)})  # installed packages keep TF2's API
     assert not owned({"__file__": _v1_imports.__file__})  # and so does tf1_train
-    assert not owned({}) and not owned(None)  # exec'd code, the interpreter's prompt
+    assert not owned({}) and not owned(None)  # the interpreter's prompt
+    # exec(compile(src, path, "exec"), {"__name__": "x"}): by the code's file
+    assert owned({"__name__": "x"}, str(tmp_path / "lib.py")) and not owned({}, "<string>")
+    assert not owned({"__file__": str(venv_file)}, str(tmp_path / "lib.py"))  # __file__ first
 
 
 def test_the_scan_with_v1_finds_what_the_v1_run_meets():

@@ -27,7 +27,7 @@ fused batch norm's epsilon has TF 1.x's floor (_fused_epsilon.py), and
 resource variables have ``initialized_value()`` again (_initialized_value.py), are
 instances of ``tf.compat.v1.Variable`` again and true as a condition in a v1 graph
 (_variable_class.py), and ``Dataset.prefetch``
-takes a NumPy integer and a shape a bool as the ints TF 1.x made of them
+takes a NumPy integer and a shape a bool or whole float as the ints TF 1.x made of them
 (_int_arguments.py), and ``tensorboard.summary`` has TensorBoard 1.x's ``*_pb`` and PR-curve
 functions again (_tensorboard_v1.py), and a custom-op library built for TF 1.x says so when
 it fails to load (_op_libraries.py). Nothing else changes, and nothing changes until a
@@ -72,6 +72,7 @@ def install() -> None:
         _frozen_graph,
         _initialized_value,
         _int_arguments,
+        _keras_v1_initializers,
         _op_libraries,
         _pillow_removed,
         _regularizers,
@@ -103,7 +104,8 @@ def install() -> None:
     _regularizers.install(_set)  # get_variable's regularizer called once, as on TF 1.x
     _initialized_value.install(_set)  # TF 1.15's Variable.initialized_value
     _variable_class.install(_set)  # isinstance(v, tf.compat.v1.Variable), `if v:` (v1 graph)
-    _int_arguments.install(_set)  # prefetch(np.int64(n)), a bool dimension: ints, as on TF 1.x
+    _int_arguments.install(_set)  # prefetch(np.int64(n)), bool/float dimensions: TF 1.x's ints
+    _keras_v1_initializers.install(_set, _v1_apis())  # TF 1.15's tf.compat.v1.keras.initializers
     _tensorboard_v1.install(_set)  # tensorboard.summary.custom_scalar_pb & co. (TensorBoard 1.x)
     _while_loop.install(_set)  # a loop's results in its body's structure, as TF 1.x packed them
     _op_libraries.install(_set, _tf_apis())  # a TF 1.x-built op library: why it does not load
@@ -268,7 +270,8 @@ def _restore_numpy_builtin_aliases() -> None:
     v3 at import). They are put back as the builtins they were, so nothing
     computes differently; the names come from NumPy's own list of them. The
     names NumPy 2 removed (``np.float_``, ``np.NaN``, ``np.asscalar``, ...:
-    _numpy_removed.py) are put back likewise, as what NumPy 1.x had."""
+    _numpy_removed.py) are put back likewise, as what NumPy 1.x had, and so
+    are ``numpy.lib``'s aliases of NumPy's functions (``np.lib.pad``)."""
     import builtins
 
     import numpy as np
@@ -277,10 +280,9 @@ def _restore_numpy_builtin_aliases() -> None:
     for name in getattr(np, "__former_attrs__", {}):
         if hasattr(builtins, name) and name not in np.__dict__:
             _set(np.__dict__, name, getattr(builtins, name))
-    from tf1_train.compat import _numpy_removed  # NumPy 2's: np.float_, np.asscalar, ...
+    from tf1_train.compat import _numpy_removed  # NumPy 2's: np.float_, np.asscalar, np.lib.pad
 
-    for name in _numpy_removed.missing():
-        _set(np.__dict__, name, _numpy_removed.RESTORED[name][1])
+    _numpy_removed.install(_set)
 
 
 def _add_contrib_placeholders() -> None:

@@ -1,6 +1,7 @@
 """Integers TF 1.15 took in another type and TensorFlow 2.21 refuses, after
-install(): a NumPy integer as ``Dataset.prefetch``'s buffer size, a bool as
-a shape's dimension. NVIDIA's StyleGAN has both.
+install(): a NumPy integer as ``Dataset.prefetch``'s buffer size, a bool or a
+float as a shape's dimension. NVIDIA's StyleGAN has the first two, Mozilla's
+DeepSpeech the float.
 
 - ``prefetch``: TF 1.x programs size buffers with NumPy arithmetic (StyleGAN:
   ``(prefetch_mb << 20) // bytes_per_item + 1`` over an ``np.prod`` of the
@@ -16,11 +17,36 @@ a shape's dimension. NVIDIA's StyleGAN has both.
   ``get_variable``, ``placeholder`` and every other op given such a shape
   raise ``TypeError: ... Dim.size: Expected an int, got a boolean``.
 
-install() passes both on as the Python int TF 1.15 made of them, so the
-buffer and the shape are the ones the program asked for.
+- A float dimension: DeepSpeech's ``audio_window_samples`` is ``16000 * (32 /
+  1000)``, 512.0, and its ``placeholder`` and ``get_variable`` shapes hold it.
+  TF 1.15's ``Dimension`` stored ``int(value)`` when that equalled the value
+  and raised ``ValueError: Ambiguous dimension: 512.5`` when not; TensorFlow
+  2.21's takes only what has ``__index__``: ``TypeError: ... Dimension value
+  must be integer or None or have an __index__ method, got value '512.0'``.
+  Every shape TF 1.15 took through ``Dimension`` (``TensorShape``,
+  ``placeholder``, ``get_variable``, ``set_shape``, ``ensure_shape``, and
+  ``zeros``/``ones`` of 1000 elements or more) takes it again; the shapes TF
+  1.15 made a tensor of (``fill``, ``reshape``, ``random_normal``, ``tile``)
+  refused a float then and still do.
+
+install() passes each on as the Python int TF 1.15 made of it, so the buffer
+and the shape are the ones the program asked for.
 """
 
 import numbers
+
+
+def _as_tf1_int(value):
+    """What TF 1.15's ``Dimension`` made of a bool or a float: ``int(value)``
+    (which raises for inf and nan, as there), and its ``ValueError`` for a
+    float with a fraction."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
+        if int(value) != value:
+            raise ValueError(f"Ambiguous dimension: {value}")
+        return int(value)
+    return value
 
 
 def install(set_attribute) -> None:
@@ -39,7 +65,7 @@ def install(set_attribute) -> None:
     dimension = getattr(dimension, "_tf1_train_original", dimension)
 
     def __init__(self, value):
-        dimension(self, int(value) if isinstance(value, bool) else value)
+        dimension(self, _as_tf1_int(value))
 
     _prefetch._tf1_train_original = prefetch
     __init__._tf1_train_original = dimension

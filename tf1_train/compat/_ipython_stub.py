@@ -23,6 +23,14 @@ class _Shown:
         return f"<IPython.core.display.{type(self).__name__} object>"
 
 
+def _get_ipython():
+    """None, as IPython's ``get_ipython()`` answers outside a shell: matplotlib
+    (``pyplot``'s backend switch, every new canvas) asks whether a shell is
+    there to hook into whenever ``IPython`` is imported, and with None draws as
+    in a script."""
+    return None
+
+
 def install(display) -> bool:
     """Puts the stand-ins in sys.modules if IPython is missing; whether it did."""
     if "IPython" in sys.modules or importlib.util.find_spec("IPython") is not None:
@@ -37,6 +45,8 @@ def install(display) -> bool:
     core.display = shown
     package = types.ModuleType("IPython", "stand-in: IPython is not installed")
     package.display, package.core, package.__path__ = shown, core, []
+    package.get_ipython = _get_ipython
+    package.version_info = (0, 0, 0, "stand-in")  # matplotlib reads it; no real version
     core.__path__ = []
     sys.modules.update(
         {

@@ -30,7 +30,12 @@ from tf1_train.compat import _ipython_stub, _notebook_outputs
 
 
 class _Tee:
-    """sys.stdout that also keeps what a cell printed."""
+    """sys.stdout for the whole run, which also keeps what the running cell
+    printed. One object for every cell, as a kernel's: an object that kept
+    ``sys.stdout`` in an earlier cell (``pprint.PrettyPrinter()``, a logging
+    handler) prints through it into the cell that calls it (a stream per
+    cell had sent that text to the cell that made the object, and the cell
+    that printed it was "other text")."""
 
     def __init__(self, stream):
         self.stream, self.parts = stream, []
@@ -38,6 +43,11 @@ class _Tee:
     def write(self, text):
         self.parts.append(text)
         return self.stream.write(text)
+
+    def take(self) -> str:
+        """What was printed since the last take()."""
+        text, self.parts = "".join(self.parts), []
+        return text
 
     def __getattr__(self, name):
         return getattr(self.stream, name)
@@ -70,9 +80,12 @@ def run(path: str) -> None:
     namespace = {"__name__": "__main__", "__file__": os.path.abspath(path)}
     namespace.update(__builtins__=builtins, display=_display)
     printed: Dict[int, str] = {}
+    tee = _Tee(sys.stdout)
+    sys.stdout = tee
     try:
         for cell in book.cells:
-            printed[cell.number] = _cell(path, cell, namespace)
+            _cell(path, cell, namespace)
+            printed[cell.number] = tee.take()
     except Exception as e:  # as a kernel shows it: from the cell, with its lines
         tb = e.__traceback__
         while tb and not tb.tb_frame.f_code.co_filename.startswith(f"{path}:cell_"):
@@ -82,6 +95,7 @@ def run(path: str) -> None:
         traceback.print_exception(type(e), e, shown)
         raise SystemExit(1) from None
     finally:
+        sys.stdout = tee.stream
         for line in _notebook_outputs.report(book, printed):
             print(line, file=sys.stderr)
 
@@ -104,10 +118,10 @@ def _display(*values) -> None:
         print(repr(value), file=stream)
 
 
-def _cell(path: str, cell: notebook.Cell, namespace: dict) -> str:
-    """Runs one cell; what it printed and showed."""
+def _cell(path: str, cell: notebook.Cell, namespace: dict) -> None:
+    """Runs one cell, printing what it printed and showed."""
     if cell.skipped:
-        return ""
+        return
     if cell.writefile:
         append = " -a " in f" {cell.magics[0].text} "
         said = "Overwriting" if os.path.exists(cell.writefile) else "Writing"
@@ -115,7 +129,7 @@ def _cell(path: str, cell: notebook.Cell, namespace: dict) -> str:
         with open(cell.writefile, "a" if append else "w") as f:
             f.write(cell.source.rstrip("\n") + "\n")
         print(f"{said} {cell.writefile}")  # as IPython says it
-        return f"{said} {cell.writefile}\n"
+        return
     name = notebook.label(path, cell.number)
     lines = cell.source.splitlines(True)
     linecache.cache[name] = (len(cell.source), None, lines, name)  # tracebacks show the line
@@ -123,18 +137,12 @@ def _cell(path: str, cell: notebook.Cell, namespace: dict) -> str:
     body, last = tree.body, None
     if body and isinstance(body[-1], ast.Expr) and not _silenced(lines):
         body, last = body[:-1], ast.Expression(body[-1].value)
-    tee = _Tee(sys.stdout)
-    sys.stdout = tee
-    try:
-        exec(compile(ast.Module(body, []), name, "exec"), namespace)
-        if last is not None:
-            value = eval(compile(last, name, "eval"), namespace)
-            if value is not None:
-                namespace["_"] = value
-                print(repr(value))
-    finally:
-        sys.stdout = tee.stream
-    return "".join(tee.parts)
+    exec(compile(ast.Module(body, []), name, "exec"), namespace)
+    if last is not None:
+        value = eval(compile(last, name, "eval"), namespace)
+        if value is not None:
+            namespace["_"] = value
+            print(repr(value))
 
 
 def _silenced(lines: List[str]) -> bool:

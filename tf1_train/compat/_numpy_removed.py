@@ -7,6 +7,15 @@ each back as the object NumPy 1.x had under that name (``np.float_`` was
 differently; the scanner reports each use (tf1_train/port/numpy_rules.py)
 with the spelling that needs no install().
 
+NumPy 2 also emptied ``numpy.lib`` of the functions NumPy 1.x exported there
+too: ``np.lib.pad`` was ``np.pad`` (Kyubyong's transformer pads its
+sentences so) and now raises ``AttributeError``. install() puts back each
+name ``numpy.lib`` had in NumPy 1.18 that was the top-level object of that
+name, as that object (NumPy 2's own where it kept one, RESTORED's where it
+did not: ``np.lib.asscalar``). Not put back: ``numpy.lib``'s submodules
+(``numpy.lib.function_base``, ``arraypad``; NumPy 2 made them private and
+says so) and what NumPy 2 has under no name (``np.lib.financial``'s ``pmt``).
+
 What cannot be put back by a name stays a scanner finding:
 ``ndarray.tostring()``, ``itemset``, ``np.fromstring``'s binary mode and
 ``np.reshape(..., newshape=)`` changed on NumPy's own objects.
@@ -93,3 +102,50 @@ RESTORED = {
 def missing() -> list:
     """The names of RESTORED this NumPy lacks (install() puts back those only)."""
     return [name for name in RESTORED if name not in np.__dict__ and not hasattr(np, name)]
+
+
+# numpy.lib's names that were the top-level object of that name in NumPy 1.18.5
+# (``np.lib.pad is np.pad``) and that NumPy 2.4 keeps at the top level only:
+# measured, dir(numpy.lib) under both.
+LIB_ALIASES = tuple(
+    """
+    angle append apply_along_axis apply_over_axes array_split asarray_chkfinite average
+    bartlett bincount blackman broadcast_arrays broadcast_to c_ column_stack common_type
+    copy corrcoef cov delete diag diag_indices diag_indices_from diagflat diff digitize
+    dsplit dstack ediff1d emath expand_dims extract eye fill_diagonal fix flip fliplr
+    flipud fromregex genfromtxt get_include gradient hamming hanning histogram
+    histogram2d histogram_bin_edges histogramdd hsplit i0 imag index_exp info insert
+    interp intersect1d iscomplex iscomplexobj isin isneginf isposinf isreal isrealobj
+    issubdtype iterable ix_ kaiser kron load loadtxt mask_indices median meshgrid mgrid
+    mintypecode nan_to_num nanargmax nanargmin nancumprod nancumsum nanmax nanmean
+    nanmedian nanmin nanpercentile nanprod nanquantile nanstd nansum nanvar ndenumerate
+    ndindex ogrid packbits pad percentile piecewise place poly poly1d polyadd polyder
+    polydiv polyfit polyint polymul polysub polyval put_along_axis quantile r_
+    ravel_multi_index real real_if_close roots rot90 row_stack s_ save savetxt savez
+    savez_compressed select setdiff1d setxor1d sinc sort_complex split take_along_axis
+    tile tri tril tril_indices tril_indices_from trim_zeros triu triu_indices
+    triu_indices_from typename union1d unique unpackbits unravel_index unwrap vander
+    vectorize vsplit
+    """.split()
+)
+# The same, for names NumPy 2 removed at the top level too (RESTORED has them).
+LIB_RESTORED = ("asfarray", "asscalar", "in1d", "issubclass_", "msort", "trapz")
+
+
+def lib_missing() -> dict:
+    """``numpy.lib``'s names of LIB_ALIASES and LIB_RESTORED this NumPy lacks,
+    each with the object NumPy 1.x had under it (install() puts back those)."""
+    import numpy.lib
+
+    found = {name: RESTORED[name][1] for name in LIB_RESTORED}
+    found.update((name, getattr(np, name)) for name in LIB_ALIASES if hasattr(np, name))
+    return {name: value for name, value in found.items() if name not in numpy.lib.__dict__}
+
+
+def install(set_attribute) -> None:
+    """Puts back what ``missing()`` and ``lib_missing()`` name, through
+    ``set_attribute`` (_install._set, which uninstall() undoes)."""
+    for name in missing():
+        set_attribute(np.__dict__, name, RESTORED[name][1])
+    for name, value in lib_missing().items():
+        set_attribute(np.lib.__dict__, name, value)

@@ -39,17 +39,23 @@ _PACKAGES = ("site-packages", "dist-packages")
 _import_module = importlib.import_module  # importlib's own, before serve_v1_api wraps it
 
 
-def _owner(roots: Sequence[str], packages: Sequence[str] = ()) -> Callable[[dict], bool]:
+def _owner(roots: Sequence[str], packages: Sequence[str] = ()) -> Callable[..., bool]:
     """Whether an importing module's globals are one of the user's files:
     under ``roots`` (not installed), or of the named installed ``packages``
-    (their directories, or a one-file module's path)."""
+    (their directories, or a one-file module's path). Globals without a
+    ``__file__`` (``exec(compile(src, "/rl/lib.py", "exec"), {"__name__":
+    "x"})``, a code base loading its own modules so) are judged by the
+    importing code's file, ``filename`` (its ``co_filename``), when that is
+    a path and not ``<string>``."""
     ours = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tf1_train/
     roots = tuple(os.path.join(os.path.abspath(r), "") for r in roots)
     packages = tuple(os.path.abspath(p) for p in packages)
 
-    def owned(module_globals) -> bool:
+    def owned(module_globals, filename: Optional[str] = None) -> bool:
         path = (module_globals or {}).get("__file__")
         if not isinstance(path, str):
+            path = filename
+        if not isinstance(path, str) or not path or path.startswith("<"):
             return False
         path = os.path.abspath(path)
         if any(path == p or path.startswith(os.path.join(p, "")) for p in packages):
@@ -113,15 +119,28 @@ def serve_v1_api(roots: Sequence[str], packages: Sequence[str] = ()) -> None:
     owned = _owner(roots, packages)
 
     def __import__(name, globals=None, locals=None, fromlist=(), level=0):
-        served = _v1_module(name, bool(fromlist), v1) if level == 0 and owned(globals) else None
+        ours = level == 0 and owned(globals, sys._getframe(1).f_code.co_filename)
+        served = _v1_module(name, bool(fromlist), v1) if ours else None
         return served or original(name, globals, locals, fromlist, level)
 
     def import_module(name, package=None):
-        served = _v1_module(name, True, v1) if owned(sys._getframe(1).f_globals) else None
+        caller = sys._getframe(1)
+        ours = owned(caller.f_globals, caller.f_code.co_filename)
+        served = _v1_module(name, True, v1) if ours else None
         return served or _import_module(name, package)
+
+    _served.append(owned)
 
     builtins.__import__ = __import__
     importlib.import_module = import_module
+
+
+_served: List[Callable[..., bool]] = []  # serve_v1_api()'s tests, for the note (_v1_notes.py)
+
+
+def serves(path: str) -> bool:
+    """Whether code of the file at ``path`` gets the v1 API when it imports."""
+    return any(owned({"__file__": path}) for owned in _served)
 
 
 def _v1_module(name: str, submodule: bool, v1) -> Optional[types.ModuleType]:

@@ -1,6 +1,7 @@
-"""The runner's note on a TF 1.x name a program read from ``tensorflow``
-where the v1 API was not served: which option serves it there (``--v1``,
-``--v1_root=DIR``, ``--v1_packages=NAME``).
+"""The runner's note on a TF 1.x name a program read from ``tensorflow`` (or
+from one of its submodules: ``tf.train.SessionRunHook``) where the v1 API
+was not served: which option serves it there (``--v1``, ``--v1_root=DIR``,
+``--v1_packages=NAME``).
 
 The note follows the traceback when the program stops at that
 ``AttributeError``. A test program (``tf.test.main()``, ``unittest.main()``)
@@ -10,14 +11,18 @@ that raises the same error) and gives the note for the first one when the
 program exits non-zero (dennybritz/reinforcement-learning's A3C tests).
 """
 
+import functools
 import os
 import re
 import sys
 from typing import List, NamedTuple, Optional, Tuple
 
-from tf1_train.compat._v1_imports import _PACKAGES  # installed packages' folders
+from tf1_train.compat._v1_imports import _PACKAGES, serves  # installed packages' folders
 
-_MISSING = re.compile(r"module 'tensorflow' has no attribute '(\w+)'")
+# TF 2's ``tensorflow`` and its API's submodules (``tensorflow._api.v2.train``), not the v1 API's
+_MISSING = re.compile(
+    r"module 'tensorflow(?:\._api\.v2\.(?!compat\b)([\w.]+))?' has no attribute '(\w+)'"
+)
 
 
 class Miss(NamedTuple):
@@ -34,6 +39,7 @@ def of_error(error: AttributeError) -> Optional[Miss]:
     found = _MISSING.fullmatch(str(error))
     if not found:
         return None
+    name = ".".join(part for part in found.groups() if part)  # train.SessionRunHook
     frame, tb = None, error.__traceback__
     while tb:  # the last frame that is not record()'s __getattr__
         if tb.tb_frame.f_code.co_filename != __file__:
@@ -41,7 +47,7 @@ def of_error(error: AttributeError) -> Optional[Miss]:
         tb = tb.tb_next
     if frame is None:
         return None
-    return Miss(found.group(1), frame.f_code.co_filename, frame.f_globals.get("__name__") or "")
+    return Miss(name, frame.f_code.co_filename, frame.f_globals.get("__name__") or "")
 
 
 def record() -> None:
@@ -67,12 +73,18 @@ def advice(miss: Miss, v1: bool) -> str:
     """The note's text, '' for a name TF 1.x did not have either."""
     import tensorflow as tf
 
-    if not hasattr(tf.compat.v1, miss.name):
+    if _lookup(tf.compat.v1, miss.name) is None:
         return ""
     where = os.path.normpath(miss.file)
     name = f"tf.{miss.name} in {where} is TF 1.x's"
     if not v1:
         return f"{name}: run with --v1 (python -m tf1_train.compat --v1 ...)"
+    if serves(os.path.abspath(where)):  # its code ran in another file's globals
+        return (
+            f"{name}, and that file is among those --v1 serves, but its code ran in globals "
+            "whose __file__ names another file (exec(code, globals)), and --v1 goes by that "
+            "__file__: give those globals the file's own"
+        )
     folder, package = _import_root(where, miss.module)
     fix = f"add --v1_packages={package}" if _installed(package, folder) else ""
     fix = fix or f"add --v1_root={folder}"
@@ -80,6 +92,11 @@ def advice(miss: Miss, v1: bool) -> str:
         f"{name}, and that file is outside what --v1 serves (the files under the script's "
         f"directory, or the current one for -m): {fix}"
     )
+
+
+def _lookup(module, dotted: str):
+    """``module.train.SessionRunHook`` for ``train.SessionRunHook``, or None."""
+    return functools.reduce(lambda m, n: getattr(m, n, None), dotted.split("."), module)
 
 
 def _import_root(where: str, module: str) -> Tuple[str, Optional[str]]:
