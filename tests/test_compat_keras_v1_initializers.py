@@ -89,3 +89,18 @@ def test_graph_seeded_draws_are_tf_1_15_5s_under_v1_seeds(tmp_path):
     assert out.returncode == 0, out.stderr[-3000:]
     rows = dict(line.split(" ", 1) for line in out.stdout.strip().splitlines())
     assert rows == TF115_ROWS
+
+
+def test_the_scan_says_a_seeded_v1_keras_initializer_works_under_the_runner(tmp_path):
+    from tf1_train.port import scan
+
+    program = tmp_path / "init.py"
+    program.write_text(
+        "import keras\nimport tensorflow as tf\n"
+        "a = tf.keras.initializers.glorot_uniform(seed=1)\n"
+        "b = keras.initializers.GlorotUniform(seed=3)\n"
+    )
+    for options, first in (({}, "changes numbers"), ({"v1": True}, "works")):
+        found = [f for f in scan.scan([str(program)], **options).findings]
+        verdicts = [(f.line, f.severity) for f in found if f.rule == "keras-initializer-seed"]
+        assert verdicts == [(3, first), (4, "changes numbers")]

@@ -30,10 +30,8 @@ instances of ``tf.compat.v1.Variable`` again and true as a condition in a v1 gra
 takes a NumPy integer and a shape a bool or whole float as the ints TF 1.x made of them
 (_int_arguments.py), and ``tensorboard.summary`` has TensorBoard 1.x's ``*_pb`` and PR-curve
 functions again (_tensorboard_v1.py), and a custom-op library built for TF 1.x says so when
-it fails to load (_op_libraries.py). Nothing else changes, and nothing changes until a
-program calls ``install()``.
-TensorFlow's private dense/conv/pooling layers, which tf-slim also uses,
-still work on 2.21 and are left alone.
+it fails to load (_op_libraries.py), and a frozen graph loads on TF 1.x (_frozen_graph.py).
+Nothing else changes, and nothing changes until a program calls ``install()``.
 """
 
 import sys

@@ -44,7 +44,20 @@ def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[s
             for k in node.keywords
         )
         if seeded and path.startswith(ROOTS):
-            yield node, KEY, ast.unparse(node.func), {}
+            served = path.startswith(V1_ROOT)
+            yield (
+                node,
+                KEY,
+                ast.unparse(node.func),
+                {"installed_works": V1_SERVED} if served else {},
+            )
+
+
+V1_ROOT = "tensorflow.compat.v1.keras.initializers."  # tf.keras's too under --v1
+V1_SERVED = (
+    "works after tf1_train.compat.install(): tf.compat.v1.keras.initializers (tf.keras's under "
+    "--v1) are TF 1.15's classes again, which draw TF 1.15's numbers for the same seed"
+)
 
 
 # ---- v.initialized_value(): TF 1.x's initial values that read another variable ----

@@ -360,6 +360,8 @@ def _finding(file, node, key, construct, fills, program) -> Finding:
         severity, note = WORKS, fills["guarded"]
     if "works" in fills:
         severity, note = WORKS, fills["works"]
+    if "installed_works" in fills and program.compat_installed:
+        severity, note = WORKS, fills["installed_works"]
     if "placeholder" in fills:
         severity, note = (
             WORKS,
