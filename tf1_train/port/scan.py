@@ -328,6 +328,9 @@ def _path_findings(path: str, program: Program, is_call: bool):
         fills["rename"] = old_new[1] if old_new else "see tf.io.gfile / tf.random"
         if v1_only and not path.startswith(V1):
             fills["v1"] = "tf.compat.v1." + path[len("tensorflow.") :]
+        elif key == "rnn-cell" and program.compat_installed and path.startswith(TF2_RNN_CELL):
+            # install() serves the v1 API's cells; TF 2's tf.nn has no rnn_cell (AttributeError)
+            fills["v1"] = "tf.compat.v1." + path[len("tensorflow.") :]
         yield key, fills
     elif old_new:
         yield _rename_key(old_new[0]), {"rename": old_new[1]}
@@ -336,6 +339,9 @@ def _path_findings(path: str, program: Program, is_call: bool):
         if gone:
             yield "unknown-name", {"old": api_names.old_name_fix(gone)}
         yield from private_paths.findings(path, program.compat_installed)
+
+
+TF2_RNN_CELL = "tensorflow.nn.rnn_cell."
 
 
 def _rename_key(old: str) -> str:
@@ -352,8 +358,9 @@ def _finding(file, node, key, construct, fills, program) -> Finding:
     fix, upgrade = rule.fix, rule.upgrade
     for name, value in fills.items():
         fix, upgrade = (t.replace("{" + name + "}", value) for t in (fix, upgrade))
-    if "v1" in fills:
-        severity, fix = RENAME, f"{fills['v1']}; then: {fix}"
+    if "v1" in fills:  # as written it raises; the v1 name runs as the rule says
+        then = f"works ({note})" if severity == WORKS and note else fix
+        severity, fix, note = RENAME, f"{fills['v1']}; then: {then}", ""
     if "contrib_gone" in fills:
         severity, note = BREAKS, ""
     if "guarded" in fills:
