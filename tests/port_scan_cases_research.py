@@ -12,7 +12,9 @@ notebooks reading weights back), a Keras model trained with eager execution
 off (tf1_train/port/keras_graph_rules.py: handson-ml's reproducibility
 notebook), an assign that grows a variable (tf1_train/port/assign_rules.py:
 SSD-Tensorflow's streaming mAP), Keras 2's optimizer arguments
-(tf1_train/port/keras_optimizer_rules.py: Hvass-Labs' tutorials); joined to
+(tf1_train/port/keras_optimizer_rules.py: Hvass-Labs' tutorials), TF 2
+summaries whose merge_all() a run fetches (tf1_train/port/summary_rules.py:
+YOLOv3's train.py); joined to
 tests/port_scan_cases.py's CASES. Snippets are never run."""
 
 RESEARCH = [
@@ -141,5 +143,15 @@ RESEARCH = [
         "tf.cond(ok, lambda: sgd.apply_gradients(gv), tf.no_op)\n"
         "train = opt.apply_gradients(gv)\nscipy.optimize.minimize(f, x0)\n"
         "amp = tf.train.experimental.enable_mixed_precision_graph_rewrite(sgd)\n",
+    ),
+    (
+        "tf2-summary-merge-fetched",
+        "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+        "tf.summary.scalar('loss', loss)  # expect: tf2-summary-merge-fetched\n"
+        "self.write_op = tf.compat.v1.summary.merge_all()\n"
+        "_, s = sess.run([train_op, self.write_op])\n",
+        "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+        "tf.summary.scalar('loss', loss)\nmerged = tf.compat.v1.summary.merge_all()\n"
+        "_, s = sess.run([train_op, loss])\n",
     ),
 ]

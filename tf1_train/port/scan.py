@@ -52,6 +52,7 @@ from tf1_train.port import (
     scipy_rules,
     self_cast_rules,
     sources,
+    summary_rules,
     tensor_name_rules,
     tensorboard_rules,
     variable_rules,
@@ -155,6 +156,8 @@ def scan(
     program = program._replace(variable_attributes=feed_rules.variable_attributes(trees))
     program = program._replace(updates=fetch_rules.updates([f.tree for f in parsed]))
     program = program._replace(variable_names=tensor_name_rules.variable_names(trees))
+    every_path = [p for f in parsed for _, p, _ in f.uses]
+    program = program._replace(merged_fetched=summary_rules.fetches_merged(trees, every_path))
     findings = [x for f in parsed for x in _file_findings(f, program)]
     native = sources.native_files(args)
     for path in native:
