@@ -14,7 +14,8 @@ notebook), an assign that grows a variable (tf1_train/port/assign_rules.py:
 SSD-Tensorflow's streaming mAP), Keras 2's optimizer arguments
 (tf1_train/port/keras_optimizer_rules.py: Hvass-Labs' tutorials), TF 2
 summaries whose merge_all() a run fetches (tf1_train/port/summary_rules.py:
-YOLOv3's train.py); joined to
+YOLOv3's train.py), TF 1.x's dataset iterators
+(tf1_train/port/dataset_rules.py: Kyubyong's transformer); joined to
 tests/port_scan_cases.py's CASES. Snippets are never run."""
 
 RESEARCH = [
@@ -153,5 +154,17 @@ RESEARCH = [
         "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
         "tf.summary.scalar('loss', loss)\nmerged = tf.compat.v1.summary.merge_all()\n"
         "_, s = sess.run([train_op, loss])\n",
+    ),
+    (
+        "dataset-v1-api",
+        "import tensorflow as tf\nds = tf.data.TFRecordDataset(files).batch(2)\n"
+        "# expect: dataset-v1-api\n"
+        "it = tf.data.Iterator.from_structure(ds.output_types, ds.output_shapes)\n"
+        "x = ds.make_one_shot_iterator().get_next()  # expect: dataset-v1-api\n",
+        "import tensorflow as tf\nds = tf.data.TFRecordDataset(files).batch(2)\n"
+        "it = tf.compat.v1.data.Iterator.from_structure(\n"
+        "    tf.compat.v1.data.get_output_types(ds), tf.compat.v1.data.get_output_shapes(ds))\n"
+        "x = tf.compat.v1.data.make_one_shot_iterator(ds).get_next()\n"
+        "shape = model.output_shape\nit = ds.make_one_shot_iterator\n",
     ),
 ]

@@ -22,6 +22,7 @@ from tf1_train.port import (
     class_rules,
     cond_rules,
     contrib_rules,  # noqa: F401 (registers its rules)
+    dataset_rules,
     ema_rules,
     epsilon_rules,
     feed_rules,
@@ -213,6 +214,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(checks.call_findings(parsed.tree, parsed.aliases.resolve, program))
     raw.extend(runtime_rules.parse_flags_findings(parsed.tree))
     raw.extend(numpy_rules.findings(parsed.tree))
+    raw.extend(dataset_rules.findings(parsed.tree, parsed.uses))
     raw.extend(scipy_rules.findings(parsed.tree))
     raw.extend(pillow_rules.findings(parsed.tree))
     raw.extend(matplotlib_rules.findings(parsed.tree))
