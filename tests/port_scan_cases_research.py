@@ -15,7 +15,8 @@ SSD-Tensorflow's streaming mAP), Keras 2's optimizer arguments
 (tf1_train/port/keras_optimizer_rules.py: Hvass-Labs' tutorials), TF 2
 summaries whose merge_all() a run fetches (tf1_train/port/summary_rules.py:
 YOLOv3's train.py), TF 1.x's dataset iterators
-(tf1_train/port/dataset_rules.py: Kyubyong's transformer); joined to
+(tf1_train/port/dataset_rules.py: Kyubyong's transformer), a Keras cell
+in dynamic_rnn (tf1_train/port/keras_cell_rules.py); joined to
 tests/port_scan_cases.py's CASES. Snippets are never run."""
 
 RESEARCH = [
@@ -166,5 +167,17 @@ RESEARCH = [
         "    tf.compat.v1.data.get_output_types(ds), tf.compat.v1.data.get_output_shapes(ds))\n"
         "x = tf.compat.v1.data.make_one_shot_iterator(ds).get_next()\n"
         "shape = model.output_shape\nit = ds.make_one_shot_iterator\n",
+    ),
+    (
+        "keras-cell-in-v1-rnn",
+        "import tensorflow as tf\ncell = tf.keras.layers.GRUCell(8)\n"
+        "out, s = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)  # expect: keras-cell-in-v1-rnn\n"
+        "o = tf.compat.v1.nn.static_rnn(tf.keras.layers.LSTMCell(4), xs, dtype=tf.float32)"
+        "  # expect: keras-cell-in-v1-rnn\n",
+        "import tensorflow as tf\ncell = tf.keras.layers.GRUCell(8)\n"
+        "out, s = tf.nn.dynamic_rnn(cell, x, initial_state=h0)\n"
+        "gru = tf.compat.v1.nn.rnn_cell.GRUCell(8)\n"
+        "out, s = tf.nn.dynamic_rnn(gru, x, dtype=tf.float32)\n"
+        "y = tf.keras.layers.RNN(cell, return_sequences=True)(x)\n",
     ),
 ]

@@ -33,6 +33,7 @@ from tf1_train.port import (
     hub_rules,
     init_rules,
     keras2_rules,
+    keras_cell_rules,
     keras_graph_rules,
     keras_optimizer_rules,
     librosa_rules,
@@ -228,6 +229,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(keras2_rules.wrapper_findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(keras_graph_rules.findings(parsed.tree, parsed.aliases.resolve, program.eager_off))
     raw.extend(keras_optimizer_rules.findings(parsed.tree, parsed.aliases.resolve))
+    raw.extend(keras_cell_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(py2_rules.findings(parsed.tree))
     raw.extend(py3_rules.findings(parsed.tree))
     raw.extend(generator_rules.findings(parsed.tree))
