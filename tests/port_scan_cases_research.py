@@ -12,7 +12,11 @@ notebooks reading weights back), a Keras model trained with eager execution
 off (tf1_train/port/keras_graph_rules.py: handson-ml's reproducibility
 notebook), an assign that grows a variable (tf1_train/port/assign_rules.py:
 SSD-Tensorflow's streaming mAP), Keras 2's optimizer arguments
-(tf1_train/port/keras_optimizer_rules.py: Hvass-Labs' tutorials); joined to
+(tf1_train/port/keras_optimizer_rules.py: Hvass-Labs' tutorials), TF 2
+summaries whose merge_all() a run fetches (tf1_train/port/summary_rules.py:
+YOLOv3's train.py), TF 1.x's dataset iterators
+(tf1_train/port/dataset_rules.py: Kyubyong's transformer), a Keras cell
+in dynamic_rnn (tf1_train/port/keras_cell_rules.py); joined to
 tests/port_scan_cases.py's CASES. Snippets are never run."""
 
 RESEARCH = [
@@ -141,5 +145,39 @@ RESEARCH = [
         "tf.cond(ok, lambda: sgd.apply_gradients(gv), tf.no_op)\n"
         "train = opt.apply_gradients(gv)\nscipy.optimize.minimize(f, x0)\n"
         "amp = tf.train.experimental.enable_mixed_precision_graph_rewrite(sgd)\n",
+    ),
+    (
+        "tf2-summary-merge-fetched",
+        "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+        "tf.summary.scalar('loss', loss)  # expect: tf2-summary-merge-fetched\n"
+        "self.write_op = tf.compat.v1.summary.merge_all()\n"
+        "_, s = sess.run([train_op, self.write_op])\n",
+        "import tensorflow as tf\nsess = tf.compat.v1.Session()\n"
+        "tf.summary.scalar('loss', loss)\nmerged = tf.compat.v1.summary.merge_all()\n"
+        "_, s = sess.run([train_op, loss])\n",
+    ),
+    (
+        "dataset-v1-api",
+        "import tensorflow as tf\nds = tf.data.TFRecordDataset(files).batch(2)\n"
+        "# expect: dataset-v1-api\n"
+        "it = tf.data.Iterator.from_structure(ds.output_types, ds.output_shapes)\n"
+        "x = ds.make_one_shot_iterator().get_next()  # expect: dataset-v1-api\n",
+        "import tensorflow as tf\nds = tf.data.TFRecordDataset(files).batch(2)\n"
+        "it = tf.compat.v1.data.Iterator.from_structure(\n"
+        "    tf.compat.v1.data.get_output_types(ds), tf.compat.v1.data.get_output_shapes(ds))\n"
+        "x = tf.compat.v1.data.make_one_shot_iterator(ds).get_next()\n"
+        "shape = model.output_shape\nit = ds.make_one_shot_iterator\n",
+    ),
+    (
+        "keras-cell-in-v1-rnn",
+        "import tensorflow as tf\ncell = tf.keras.layers.GRUCell(8)\n"
+        "out, s = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)  # expect: keras-cell-in-v1-rnn\n"
+        "o = tf.compat.v1.nn.static_rnn(tf.keras.layers.LSTMCell(4), xs, dtype=tf.float32)"
+        "  # expect: keras-cell-in-v1-rnn\n",
+        "import tensorflow as tf\ncell = tf.keras.layers.GRUCell(8)\n"
+        "out, s = tf.nn.dynamic_rnn(cell, x, initial_state=h0)\n"
+        "gru = tf.compat.v1.nn.rnn_cell.GRUCell(8)\n"
+        "out, s = tf.nn.dynamic_rnn(gru, x, dtype=tf.float32)\n"
+        "y = tf.keras.layers.RNN(cell, return_sequences=True)(x)\n",
     ),
 ]

@@ -42,7 +42,7 @@ def distorted_inputs():
     images, labels = tf.train.shuffle_batch(
         [image, label], batch_size=BATCH, capacity=20000, min_after_dequeue=10000
     )
-    tf.summary.image("images", images)  # expect: tf2-summary-in-v1-graph
+    tf.summary.image("images", images)  # expect: tf2-summary-merge-fetched
     return images, tf.reshape(labels, [BATCH])
 
 
@@ -52,7 +52,7 @@ def inference(images):
         conv = tf.nn.conv2d(images, kernel, [1, 1, 1, 1], padding="SAME")
         biases = _variable_on_cpu("biases", [64], tf.constant_initializer(0.0))
         conv1 = tf.nn.relu(tf.nn.bias_add(conv, biases), name=scope.name)
-        tf.summary.histogram("conv1/activations", conv1)  # expect: tf2-summary-in-v1-graph
+        tf.summary.histogram("conv1/activations", conv1)  # expect: tf2-summary-merge-fetched
     pool1 = tf.nn.max_pool(conv1, ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1], padding="SAME")
     with tf.variable_scope("local3") as scope:
         reshape = tf.reshape(pool1, [BATCH, -1])
@@ -67,7 +67,7 @@ def tower_loss(scope, images, labels):
     cross_entropy = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
     tf.add_to_collection("losses", tf.reduce_mean(cross_entropy, name="cross_entropy"))
     total_loss = tf.add_n(tf.get_collection("losses", scope), name="total_loss")
-    tf.summary.scalar("total_loss", total_loss)  # expect: tf2-summary-in-v1-graph
+    tf.summary.scalar("total_loss", total_loss)  # expect: tf2-summary-merge-fetched
     return total_loss
 
 
@@ -101,7 +101,8 @@ def train():
                     summaries = tf.get_collection(tf.GraphKeys.SUMMARIES, scope)
                     tower_grads.append(opt.compute_gradients(loss))
         grads = average_gradients(tower_grads)
-        summaries.append(tf.summary.scalar("learning_rate", lr))  # expect: tf2-summary-in-v1-graph
+        # expect: tf2-summary-merge-fetched
+        summaries.append(tf.summary.scalar("learning_rate", lr))
         apply_op = opt.apply_gradients(grads, global_step=global_step)
         averages = tf.train.ExponentialMovingAverage(0.9999, global_step)
         train_op = tf.group(apply_op, averages.apply(tf.trainable_variables()))

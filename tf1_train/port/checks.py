@@ -266,7 +266,8 @@ def path_rule(path: str, program: Program, is_call: bool) -> Optional[Tuple[str,
     name = path.rsplit(".", 1)[-1]
     summaries = tuple("tensorflow.summary." + s for s in SUMMARY_OPS)
     if program.v1_graph and not program.tf2_summary_writer and path in summaries:
-        return "tf2-summary-in-v1-graph", {"name": name}
+        merged = program.merged_fetched  # summary_rules.py: a run fetches merge_all()'s None
+        return "tf2-summary-merge-fetched" if merged else "tf2-summary-in-v1-graph", {"name": name}
     if program.v1_graph and path == "tensorflow.image.resize":
         return "image-resize-v1", {}
     if not program.eager_off and in_api(path, SESSION_NAMES):

@@ -9,13 +9,18 @@ replay buffer), which NumPy 2 turned from "copy if needed" into "never
 copy"; and ``np.load`` of a pickled dict without ``allow_pickle`` (NumPy
 1.16.3's default: facenet's MTCNN weights), and a generator given to
 ``np.stack`` and its kin or to ``np.sum`` (FixMatch's augmentation pool:
-``np.stack(x['image'] for x in samples)``). Found running TensorFlow-Examples' DCGAN on
-NumPy 2.4. Names are checked against the installed NumPy, as api_names.py
-checks TensorFlow's, so the scan says what this NumPy lacks.
+``np.stack(x['image'] for x in samples)``), and names inside NumPy's
+submodules that NumPy 2 removed or made private (``np.lib.pad``: Kyubyong's
+transformer's data_load.py; ``from numpy.lib.arraypad import ...``). Found
+running TensorFlow-Examples' DCGAN on NumPy 2.4. Names are checked against
+the installed NumPy, as api_names.py checks TensorFlow's, so the scan says
+what this NumPy lacks.
 """
 
 import ast
-from typing import Dict, Iterator, Tuple
+import importlib.util
+import warnings
+from typing import Dict, Iterator, Optional, Tuple
 
 import numpy as np
 
@@ -102,6 +107,7 @@ def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]
     """(node, rule, construct, fill-ins) for each use of what NumPy removed; one
     walk decides every NumPy read."""
     numpy, loads = Aliases(tree, roots=("numpy",)), set()
+    inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and numpy.resolve(node) == "numpy." + node.attr:
             name = node.attr
@@ -112,6 +118,15 @@ def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]
                 yield node, "numpy-removed-alias", ast.unparse(node), {"name": name, "new": new}
             elif not name.startswith("_") and not hasattr(np, name):
                 yield node, "numpy-removed", ast.unparse(node), {"fix": _expired(name)}
+        elif isinstance(node, ast.Attribute) and id(node) not in inner:
+            fix = _submodule_fix(numpy.resolve(node) or "")
+            if fix:
+                yield node, "numpy-removed", ast.unparse(node), {"fix": fix}
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for path, construct in _imported(node):
+                fix = _submodule_fix(path)
+                if fix:
+                    yield node, "numpy-removed", construct, {"fix": fix}
         if isinstance(node, ast.Call):
             fix = _call_fix(node, numpy.resolve(node.func))
             if fix:
@@ -120,6 +135,49 @@ def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]
         if load and id(load) not in loads:  # np.load(p, encoding=e).item(): once
             loads.add(id(load))
             yield load, "numpy-load-pickle", ast.unparse(load), {}
+
+
+def _imported(node: ast.AST) -> Iterator[Tuple[str, str]]:
+    """(path, construct) for the NumPy submodule paths an import names
+    (``import numpy.lib.arraypad``, ``from numpy.lib import pad``)."""
+    if isinstance(node, ast.Import):
+        yield from ((a.name, f"import {a.name}") for a in node.names if a.name.startswith("numpy."))
+    elif node.module and node.module.startswith("numpy") and not node.level:
+        for a in node.names:
+            yield f"{node.module}.{a.name}", f"from {node.module} import {a.name}"
+
+
+def _submodule_fix(path: str) -> Optional[str]:
+    """What to write for ``numpy.<module>.<name>...`` when the installed NumPy
+    lacks it below a module it has (top-level names are findings' own)."""
+    parts = path.split(".")
+    if len(parts) < 3 or parts[0] != "numpy":
+        return None
+    owner = np
+    for depth, part in enumerate(parts[1:], 1):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # np.lib.math and kin: deprecated, there
+            found = getattr(owner, part, None) or _submodule(".".join(parts[: depth + 1]))
+        if found is None:
+            return None if depth == 1 else _moved(".".join(parts[1 : depth + 1]), part)
+        owner = found
+    return None
+
+
+def _submodule(name: str):
+    try:
+        return importlib.import_module(name) if importlib.util.find_spec(name) else None
+    except ImportError:
+        return None
+
+
+def _moved(gone: str, name: str) -> str:
+    if hasattr(np, name) and not name.startswith("_"):
+        return f"np.{name} (the same function): NumPy 2 removed np.{gone}"
+    return (
+        f"NumPy {np.__version__} has no np.{gone} (NumPy 2 removed it or made its module "
+        "private): import what it held from numpy itself"
+    )
 
 
 def _pickled_load(node: ast.AST, numpy: Aliases):

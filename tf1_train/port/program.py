@@ -58,6 +58,7 @@ class Program(NamedTuple):
     # (variable, op) by last name: op updates variable (minimize(global_step=), assign)
     updates: Tuple[Tuple[str, str], ...] = ()
     variable_names: Tuple[str, ...] = ()  # names given to variables (tf.Variable(name=))
+    merged_fetched: bool = False  # a run fetches merge_all()'s result (summary_rules.py)
 
 
 # What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's

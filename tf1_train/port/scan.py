@@ -22,6 +22,7 @@ from tf1_train.port import (
     class_rules,
     cond_rules,
     contrib_rules,  # noqa: F401 (registers its rules)
+    dataset_rules,
     ema_rules,
     epsilon_rules,
     feed_rules,
@@ -32,6 +33,7 @@ from tf1_train.port import (
     hub_rules,
     init_rules,
     keras2_rules,
+    keras_cell_rules,
     keras_graph_rules,
     keras_optimizer_rules,
     librosa_rules,
@@ -52,6 +54,7 @@ from tf1_train.port import (
     scipy_rules,
     self_cast_rules,
     sources,
+    summary_rules,
     tensor_name_rules,
     tensorboard_rules,
     variable_rules,
@@ -155,6 +158,8 @@ def scan(
     program = program._replace(variable_attributes=feed_rules.variable_attributes(trees))
     program = program._replace(updates=fetch_rules.updates([f.tree for f in parsed]))
     program = program._replace(variable_names=tensor_name_rules.variable_names(trees))
+    every_path = [p for f in parsed for _, p, _ in f.uses]
+    program = program._replace(merged_fetched=summary_rules.fetches_merged(trees, every_path))
     findings = [x for f in parsed for x in _file_findings(f, program)]
     native = sources.native_files(args)
     for path in native:
@@ -210,6 +215,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(checks.call_findings(parsed.tree, parsed.aliases.resolve, program))
     raw.extend(runtime_rules.parse_flags_findings(parsed.tree))
     raw.extend(numpy_rules.findings(parsed.tree))
+    raw.extend(dataset_rules.findings(parsed.tree, parsed.uses))
     raw.extend(scipy_rules.findings(parsed.tree))
     raw.extend(pillow_rules.findings(parsed.tree))
     raw.extend(matplotlib_rules.findings(parsed.tree))
@@ -223,6 +229,7 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
     raw.extend(keras2_rules.wrapper_findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(keras_graph_rules.findings(parsed.tree, parsed.aliases.resolve, program.eager_off))
     raw.extend(keras_optimizer_rules.findings(parsed.tree, parsed.aliases.resolve))
+    raw.extend(keras_cell_rules.findings(parsed.tree, parsed.aliases.resolve))
     raw.extend(py2_rules.findings(parsed.tree))
     raw.extend(py3_rules.findings(parsed.tree))
     raw.extend(generator_rules.findings(parsed.tree))
