@@ -17,47 +17,20 @@ from tf1_train.compat import _contrib, _estimator, _tutorial_mnist
 from tf1_train.compat._contrib import PACKAGE
 from tf1_train.port import (
     api_names,
-    assign_rules,
     checks,
-    class_rules,
-    cond_rules,
     contrib_rules,  # noqa: F401 (registers its rules)
-    dataset_rules,
-    ema_rules,
-    epsilon_rules,
     feed_rules,
     fetch_rules,
-    freeze_rules,
-    generator_rules,
     global_step_rules,
-    hub_rules,
-    init_rules,
-    keras2_rules,
-    keras_cell_rules,
-    keras_graph_rules,
-    keras_optimizer_rules,
-    librosa_rules,
-    loop_rules,
-    matplotlib_rules,
     native_rules,
-    numpy_rules,
     paths,
-    pillow_rules,
-    placement_rules,
     private_paths,
-    py2_rules,
-    py3_rules,
     python2,
-    regularizer_rules,
-    reuse_rules,
     runtime_rules,
-    scipy_rules,
-    self_cast_rules,
     sources,
     summary_rules,
     tensor_name_rules,
-    tensorboard_rules,
-    variable_rules,
+    tree_rules,
 )
 from tf1_train.port.guards import Guards
 from tf1_train.port.names import Aliases, canonical, dotted_uses
@@ -212,46 +185,9 @@ def _file_findings(parsed: _Parsed, program: Program) -> List[Finding]:
             shown = text if text.split(".", 1)[1:] == path.split(".", 1)[1:] else f"{text} = {path}"
             note = guards.note(node, key, shown, is_import=False)
             raw.append((node, key, shown, {**fills, "guarded": note} if note else fills))
-    raw.extend(checks.call_findings(parsed.tree, parsed.aliases.resolve, program))
-    raw.extend(runtime_rules.parse_flags_findings(parsed.tree))
-    raw.extend(numpy_rules.findings(parsed.tree))
-    raw.extend(dataset_rules.findings(parsed.tree, parsed.uses))
-    raw.extend(scipy_rules.findings(parsed.tree))
-    raw.extend(pillow_rules.findings(parsed.tree))
-    raw.extend(matplotlib_rules.findings(parsed.tree))
-    raw.extend(hub_rules.findings(parsed.tree))
-    raw.extend(tensorboard_rules.findings(parsed.tree))
-    raw.extend(native_rules.string_findings(parsed.tree))
-    here = pathlib.Path(parsed.file).parent
-    raw.extend(native_rules.load_findings(parsed.tree, parsed.aliases.resolve, here))
-    raw.extend(librosa_rules.findings(parsed.tree))
-    raw.extend(keras2_rules.findings(parsed.tree))
-    raw.extend(keras2_rules.wrapper_findings(parsed.tree, parsed.aliases.resolve))
-    raw.extend(keras_graph_rules.findings(parsed.tree, parsed.aliases.resolve, program.eager_off))
-    raw.extend(keras_optimizer_rules.findings(parsed.tree, parsed.aliases.resolve))
-    raw.extend(keras_cell_rules.findings(parsed.tree, parsed.aliases.resolve))
-    raw.extend(py2_rules.findings(parsed.tree))
-    raw.extend(py3_rules.findings(parsed.tree))
-    raw.extend(generator_rules.findings(parsed.tree))
-    raw.extend(freeze_rules.findings(parsed.tree))
-    raw.extend(self_cast_rules.findings(parsed.tree))
-    raw.extend(variable_rules.findings(parsed.tree, parsed.aliases.resolve))
-    attributes = dict(program.variable_attributes)
-    raw.extend(feed_rules.findings(parsed.tree, parsed.aliases.resolve, attributes))
-    raw.extend(fetch_rules.findings(parsed.tree, program.updates))
-    raw.extend(assign_rules.findings(parsed.tree))
-    raw.extend(tensor_name_rules.findings(parsed.tree, program.variable_names))
-    raw.extend(reuse_rules.findings(parsed.tree, parsed.aliases.resolve))
-    raw.extend(ema_rules.findings(parsed.tree, parsed.aliases.resolve))
-    raw.extend(regularizer_rules.findings(parsed.tree, parsed.aliases.resolve))
-    raw.extend(loop_rules.findings(parsed.tree, parsed.aliases.resolve))
-    raw.extend(cond_rules.findings(parsed.tree, parsed.aliases.resolve))
-    raw.extend(epsilon_rules.findings(parsed.tree, parsed.aliases.resolve))
-    raw.extend(init_rules.findings(parsed.tree, parsed.aliases.resolve))
-    raw.extend(init_rules.initialized_value_findings(parsed.tree))
-    raw.extend(class_rules.findings(parsed.tree, parsed.aliases.resolve))
-    raw.extend(placement_rules.findings(parsed.tree, parsed.aliases.resolve))
-    raw.extend(global_step_rules.findings(parsed.tree, parsed.aliases.resolve, program))
+    raw.extend(
+        tree_rules.findings(parsed.tree, parsed.aliases.resolve, parsed.uses, parsed.file, program)
+    )
     found = _deduplicated(guards.unreached([_finding(parsed.file, *r, program) for r in raw]))
     return [_located(f, parsed.source) for f in found]
 
