@@ -2,7 +2,8 @@
 (tf1_train/port/guards.py): ``try: ... except:`` probes of TF 0.x names
 (carpedm20's DCGAN and its many copies), ``except AttributeError``
 fallbacks for versions before 0.7, ``except ImportError`` fallbacks after
-imports that still work (StyleGAN's ``nccl_ops``), ``if "name" in dir(tf)`` and
+imports that still work (StyleGAN's ``nccl_ops``), the lines after an
+import that fails in such a ``try`` (OpenSeq2Seq's ``hvd.init()``), ``if "name" in dir(tf)`` and
 ``hasattr`` tests. Each program here is written in those styles; the scan
 must say ``breaks`` exactly on the lines where running it raises.
 """
@@ -15,6 +16,22 @@ V1 = "import tensorflow.compat.v1 as tf\n"
 
 # name -> (program, the lines that raise when it runs)
 PROGRAMS = {
+    "use_after_a_failed_import": (  # OpenSeq2Seq's optimizers_test.py
+        V1 + "try:\n"
+        "    import horovod.tensorflow as hvd\n"
+        "    hvd.init()\n"
+        "except ImportError:\n"
+        "    hvd = None\n",
+        set(),
+    ),
+    "use_after_an_import_that_works": (
+        V1 + "try:\n"
+        "    import numpy as np\n"
+        "    merge = tf.merge_all_summaries\n"
+        "except ImportError:\n"
+        "    merge = None\n",
+        {4},
+    ),
     "summary_probe": (
         V1 + "try:\n"
         "    image_summary = tf.image_summary\n"

@@ -22,6 +22,7 @@ ATTRIBUTE_RULES = ("unknown-name", "contrib", "estimator", "private-path")
 IMPORTS = ("ImportError", "ModuleNotFoundError")
 BROAD = ("Exception", "BaseException")
 CAUGHT = "guarded by try/except"  # a line that raises, caught
+IMPORT_GUARD = CAUGHT + " ImportError"
 # Severities whose line raises when it runs: a TF1 name outside tf.compat.v1
 # (`rename`) is an AttributeError on `import tensorflow as tf`.
 RAISE = ("breaks", "rename")
@@ -36,6 +37,8 @@ class Guards:
         self._caught: Dict[int, frozenset] = {}  # node id -> exception names caught
         self._probed: Dict[int, set] = {}  # node id -> names an enclosing `if` probes
         self._fallbacks: List[Tuple[set, set, str]] = []  # (body lines, handler lines, caught)
+        # (import line, names it binds, lines after it in its try body)
+        self._imports: List[Tuple[int, set, set]] = []
         for node in ast.walk(tree):
             if isinstance(node, ast.Try):
                 self._fallbacks += _fallbacks(node)
@@ -43,11 +46,29 @@ class Guards:
                 if caught:
                     for inner in (n for b in node.body for n in ast.walk(b)):
                         self._caught[id(inner)] = self._caught.get(id(inner), frozenset()) | caught
+                if caught & set(IMPORTS + BROAD):
+                    self._after_imports(node.body)
             elif isinstance(node, ast.If):
                 name = _probed_name(node.test)
                 if name:
                     for inner in (n for b in node.body for n in ast.walk(b)):
                         self._probed.setdefault(id(inner), set()).add(name)
+
+    def _after_imports(self, body) -> None:
+        """Each import in a ``try`` body whose handler catches ImportError,
+        with the lines after it there: if the import raises, they never run
+        (OpenSeq2Seq's ``import horovod.tensorflow as hvd`` then ``hvd.init()``)."""
+        for i, statement in enumerate(body):
+            if isinstance(statement, (ast.Import, ast.ImportFrom)) and body[i + 1 :]:
+                names = {(a.asname or a.name).split(".")[0] for a in statement.names}
+                self._imports.append((statement.lineno, names, _lines(body[i + 1 :])))
+
+    def _after_failed_import(self, finding, failed: set) -> bool:
+        root = finding.construct.split(" = ", 1)[0].split(".", 1)[0]
+        return any(
+            line in failed and finding.line in after and root in names
+            for line, names, after in self._imports
+        )
 
     def unreached(self, findings: Sequence) -> List:
         """``findings`` (with ``line``, ``rule``, ``severity``), those in a
@@ -59,8 +80,12 @@ class Guards:
         from tensorflow.python.ops import nccl_ops`` / ``except: import
         tensorflow.contrib.nccl as nccl_ops``, for TensorFlow before 1.13)."""
         raising = {f.line for f in findings if f.severity in RAISE or f.fix.startswith(CAUGHT)}
+        failed = {f.line for f in findings if f.fix.startswith(IMPORT_GUARD)}
         out = []
         for f in findings:
+            if f.severity in RAISE and self._after_failed_import(f, failed):
+                note = f"{IMPORT_GUARD}: it runs only if the import above it succeeds"
+                f = f._replace(severity="works", fix=f"{note}; {f.fix}")
             fallback = next(((b, k) for b, h, k in self._fallbacks if f.line in h), None)
             if (
                 fallback is not None
@@ -78,7 +103,7 @@ class Guards:
         caught = self._caught.get(id(node), frozenset())
         broad = bool(caught & set(BROAD))
         if is_import and (broad or caught & set(IMPORTS)):
-            return "guarded by try/except ImportError: the program goes on without it"
+            return f"{IMPORT_GUARD}: the program goes on without it"
         if is_import or not key.startswith(ATTRIBUTE_RULES):
             return None
         if broad or "AttributeError" in caught:
