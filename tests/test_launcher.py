@@ -46,8 +46,15 @@ def _fake_tasks(*scripts):
 
 
 @pytest.mark.timeout(60)
-def test_launcher_returns_the_first_failure_and_stops_the_rest(capfd):
-    tasks = _fake_tasks("echo hello; sleep 0.2; exit 3", "echo waiting; exec sleep 30")
+def test_launcher_returns_the_first_failure_and_stops_the_rest(capfd, tmp_path):
+    # worker0 fails only once worker1 has printed (a loaded machine may start
+    # worker1 late: a fixed sleep let worker0 exit first and worker1 be stopped
+    # before its line)
+    started = tmp_path / "worker1_started"
+    tasks = _fake_tasks(
+        f"echo hello; while [ ! -e {started} ]; do sleep 0.05; done; exit 3",
+        f"echo waiting; touch {started}; exec sleep 30",
+    )
     procs, threads = launch.start(tasks)
     status = launch.supervise(tasks, procs, timeout_secs=50)
     for t in threads:
