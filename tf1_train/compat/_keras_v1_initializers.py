@@ -46,34 +46,79 @@ class TruncatedNormal(init_ops.TruncatedNormal):
         super().__init__(mean=mean, stddev=stddev, seed=seed, dtype=dtype)
 
 
+def _saveable(cls):
+    """``cls`` registered with Keras 3's serialization (package ``tf1_train``):
+    a Keras 3 model built with it saves its config (``dtype`` included, as TF
+    1.15's) and loads it back as this class; Keras 3's own class of the same
+    name takes no ``dtype`` and could not."""
+    import keras
+
+    served = type(cls.__name__, (cls,), {"__module__": __name__, "__doc__": cls.__doc__})
+    return keras.saving.register_keras_serializable(package="tf1_train")(served)
+
+
+Constant, Identity, Ones, Orthogonal, Zeros = (
+    _saveable(c)
+    for c in (
+        init_ops.Constant,
+        init_ops.Identity,
+        init_ops.Ones,
+        init_ops.Orthogonal,
+        init_ops.Zeros,
+    )
+)
+VarianceScaling, GlorotNormal, GlorotUniform = (
+    _saveable(c) for c in (init_ops.VarianceScaling, init_ops.GlorotNormal, init_ops.GlorotUniform)
+)
+RandomNormal, RandomUniform, TruncatedNormal = (
+    _saveable(c) for c in (RandomNormal, RandomUniform, TruncatedNormal)
+)
+
+
+def he_normal(seed=None):
+    return VarianceScaling(scale=2.0, mode="fan_in", distribution="truncated_normal", seed=seed)
+
+
+def he_uniform(seed=None):
+    return VarianceScaling(scale=2.0, mode="fan_in", distribution="uniform", seed=seed)
+
+
+def lecun_normal(seed=None):
+    return VarianceScaling(scale=1.0, mode="fan_in", distribution="truncated_normal", seed=seed)
+
+
+def lecun_uniform(seed=None):
+    return VarianceScaling(scale=1.0, mode="fan_in", distribution="uniform", seed=seed)
+
+
 # TF 1.15.5's names in tf.compat.v1.keras.initializers, and what each was
 NAMES = {
-    "Constant": init_ops.Constant,
-    "Identity": init_ops.Identity,
+    "Constant": Constant,
+    "Identity": Identity,
     "Initializer": init_ops.Initializer,
-    "Ones": init_ops.Ones,
-    "Orthogonal": init_ops.Orthogonal,
+    "Ones": Ones,
+    "Orthogonal": Orthogonal,
     "RandomNormal": RandomNormal,
     "RandomUniform": RandomUniform,
     "TruncatedNormal": TruncatedNormal,
-    "VarianceScaling": init_ops.VarianceScaling,
-    "Zeros": init_ops.Zeros,
-    "constant": init_ops.Constant,
-    "glorot_normal": init_ops.GlorotNormal,
-    "glorot_uniform": init_ops.GlorotUniform,
-    "he_normal": init_ops.he_normal,
-    "he_uniform": init_ops.he_uniform,
-    "identity": init_ops.Identity,
-    "lecun_normal": init_ops.lecun_normal,
-    "lecun_uniform": init_ops.lecun_uniform,
+    "VarianceScaling": VarianceScaling,
+    "Zeros": Zeros,
+    "constant": Constant,
+    "glorot_normal": GlorotNormal,
+    "glorot_uniform": GlorotUniform,
+    "he_normal": he_normal,
+    "he_uniform": he_uniform,
+    "identity": Identity,
+    "lecun_normal": lecun_normal,
+    "lecun_uniform": lecun_uniform,
     "normal": RandomNormal,
-    "ones": init_ops.Ones,
-    "orthogonal": init_ops.Orthogonal,
+    "ones": Ones,
+    "orthogonal": Orthogonal,
     "random_normal": RandomNormal,
     "random_uniform": RandomUniform,
     "truncated_normal": TruncatedNormal,
     "uniform": RandomUniform,
-    "zeros": init_ops.Zeros,
+    "zeros": Zeros,
 }
 
 
