@@ -13,8 +13,12 @@ import sys
 from typing import Callable
 
 
-def install() -> None:
+def install(v1_dropout: Callable) -> None:
+    """Each function below in place of TensorFlow's, and ``v1_dropout`` in
+    place of ``tf.compat.v1.nn.dropout`` (``nn_ops.dropout``)."""
     from tensorflow.python.ops import array_ops, math_ops, nn_ops, random_ops, tensor_array_ops
+
+    _replace(nn_ops.dropout, v1_dropout)
 
     _replace(random_ops.random_uniform, _random_uniform(random_ops.random_uniform))
     _replace(random_ops.random_gamma, _random_gamma(random_ops.random_gamma))

@@ -20,7 +20,6 @@ tf-slim's conv2d and flatten). Which others differ, docs/LEGACY_LAYERS.md
 lists; a notebook's stored outputs or the port check show where.
 """
 
-import sys
 from typing import Callable, Optional, Tuple
 
 from tf1_train.compat import _v1_ops
@@ -38,10 +37,7 @@ def install() -> None:
         return
     _original = random_seed.get_seed
     random_seed.get_seed = _get_seed
-    for name, module in list(sys.modules.items()):
-        if name.startswith("tensorflow") and name.endswith("compat.v1") and module is not None:
-            module.nn.dropout = v1_dropout  # TF 1.15's ops (tf.layers' dropout builds them too)
-    _v1_ops.install()
+    _v1_ops.install(v1_dropout)  # TF 1.15's ops (tf.layers' dropout builds them too)
 
 
 def v1_dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
