@@ -40,7 +40,7 @@ import sys
 import traceback
 from typing import NamedTuple, Optional, Tuple
 
-from tf1_train.compat import _v1_notes, install
+from tf1_train.compat import _horovod, _v1_notes, install
 
 USAGE = (
     "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--v1_variables] "
@@ -199,6 +199,9 @@ def _run(program, given: Options) -> int:
     _v1_notes.record()
     try:
         program()
+    except _horovod.Refused as e:  # several processes launched: one `error:` line
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except AttributeError as e:
         note = _v1_note(e, given)
         if not note:

@@ -30,7 +30,9 @@ instances of ``tf.compat.v1.Variable`` again and true as a condition in a v1 gra
 takes a NumPy integer and a shape a bool or whole float as the ints TF 1.x made of them
 (_int_arguments.py), and ``tensorboard.summary`` has TensorBoard 1.x's ``*_pb`` and PR-curve
 functions again (_tensorboard_v1.py), and a custom-op library built for TF 1.x says so when
-it fails to load (_op_libraries.py), and a frozen graph loads on TF 1.x (_frozen_graph.py).
+it fails to load (_op_libraries.py), a frozen graph loads on TF 1.x (_frozen_graph.py),
+and ``horovod.tensorflow`` imports, for one process, where Horovod is not installed
+(_horovod.py).
 Nothing else changes, and nothing changes until a program calls ``install()``.
 """
 
@@ -68,6 +70,7 @@ def install() -> None:
 
     from tf1_train.compat import (
         _frozen_graph,
+        _horovod,
         _initialized_value,
         _int_arguments,
         _keras_v1_initializers,
@@ -110,6 +113,7 @@ def install() -> None:
     _frozen_graph.install(_set, [api for _, api in _v1_apis()])  # loads on TF 1.x too
     _import_tf1_graphs()
     _floor_fused_batch_norm_epsilon()
+    _insert_finder(_horovod.Finder())  # horovod.tensorflow for one process, if not installed
     _state["installed"] = True
 
 
@@ -127,8 +131,7 @@ def _floor_fused_batch_norm_epsilon() -> None:
 
 
 def _import_tf1_graphs() -> None:
-    """``import_meta_graph`` / ``import_graph_def`` of a graph TF 1.x wrote
-    with a batch norm's gradient in it (_graph_import.py)."""
+    """Importing a graph TF 1.x wrote with a batch norm's gradient in it (_graph_import.py)."""
     from tensorflow.python.framework import importer
 
     from tf1_train.compat import _graph_import
@@ -141,10 +144,8 @@ def _import_tf1_graphs() -> None:
 
 
 def _add_legacy_wrapper() -> None:
-    """``tf.keras.layers.Wrapper`` (one module for the v1 and v2 API) as TF
-    1.x's, which held tf.layers layers (_wrapper.py); ``keras.layers.Wrapper``
-    and the Keras wrappers built on it (Bidirectional, TimeDistributed) are
-    Keras 3's still."""
+    """``tf.keras.layers.Wrapper`` (v1 and v2 API) as TF 1.x's, which held tf.layers layers
+    (_wrapper.py); ``keras.layers.Wrapper``, Bidirectional, TimeDistributed stay Keras 3's."""
     import tensorflow as tf
 
     from tf1_train.compat._wrapper import Wrapper
@@ -170,8 +171,7 @@ def _tf_apis() -> list:
 
 
 def _legacy_rnn_cells():
-    """tf1_train.compat.rnn_cell, or None on a TensorFlow without its private
-    legacy cells (the public name then keeps raising, as without install())."""
+    """tf1_train.compat.rnn_cell, or None on a TensorFlow without its private legacy cells."""
     try:
         from tf1_train.compat import rnn_cell
     except ImportError:
@@ -180,8 +180,7 @@ def _legacy_rnn_cells():
 
 
 def uninstall() -> None:
-    """Puts back every name install() changed, so one process can run code
-    with and without it (tests)."""
+    """Puts back every name install() changed (tests run code with and without it)."""
     while _saved:
         where, name, old = _saved.pop()
         if old is _INSERTED:  # the finder: out of sys.meta_path, its imports forgotten
@@ -239,8 +238,7 @@ def _restore_removed_names() -> None:
 
 
 def _find_named_global_step() -> None:
-    """TensorFlow's step lookups find ``tf.Variable(0, name='global_step')``
-    again, as TF 1.x's did by that name (_global_step.py)."""
+    """Step lookups find ``tf.Variable(0, name='global_step')``, as TF 1.x's (_global_step.py)."""
     from tf1_train.compat import _global_step
 
     v1_apis = [module for _, module in _v1_apis() if hasattr(module, "train")]
@@ -313,9 +311,8 @@ def _add_contrib_placeholders() -> None:
 
 
 def _add_tutorial_modules() -> None:
-    """``tensorflow.examples.tutorials.mnist`` (its ``input_data`` and
-    ``mnist``: _tutorial_mnist.py), which TensorFlow 2.0 left out of the pip
-    package, importable and reachable as ``tensorflow.examples``."""
+    """``tensorflow.examples.tutorials.mnist`` (_tutorial_mnist.py), which TensorFlow 2.0 left
+    out of the pip package, importable and reachable as ``tensorflow.examples``."""
     import tensorflow as tf
 
     from tf1_train.compat import _tutorial_mnist
@@ -372,9 +369,7 @@ def _add_slim_finder(prefixes) -> None:
         if isinstance(finder, Finder):
             finder.prefixes = tuple(dict.fromkeys([*finder.prefixes, *prefixes]))
             return
-    finder = Finder(prefixes)
-    sys.meta_path.insert(0, finder)
-    _saved.append((sys.meta_path, finder, _INSERTED))
+    _insert_finder(Finder(prefixes))
 
 
 def _add_scipy_names() -> None:
@@ -388,8 +383,12 @@ def _add_scipy_names() -> None:
     for name in sorted(_scipy_removed.PATCHED & set(sys.modules)):
         for done in _scipy_removed.put_back(sys.modules[name]):
             record(*done)
-    if not any(isinstance(f, _scipy_removed.Finder) for f in sys.meta_path):
-        finder = _scipy_removed.Finder(record)
+    _insert_finder(_scipy_removed.Finder(record))
+
+
+def _insert_finder(finder) -> None:
+    """``finder`` first on sys.meta_path, unless one of its class is; uninstall() removes it."""
+    if not any(type(f) is type(finder) for f in sys.meta_path):
         sys.meta_path.insert(0, finder)
         _saved.append((sys.meta_path, finder, _INSERTED))
 

@@ -101,7 +101,7 @@ NAME_RULES: Tuple[Tuple[str, Tuple[str, ...], bool], ...] = (
         False,
     ),
     ("rnn-cell", (V1 + "nn.rnn_cell", "tensorflow.nn.rnn_cell"), False),
-    ("horovod", ("horovod.tensorflow",), False),
+    ("horovod", ("horovod.tensorflow", "horovod.keras"), False),
     ("supervisor", ("train.Supervisor",), True),
     ("import-meta-graph", ("train.import_meta_graph",), True),
     ("sync-replicas", ("train.SyncReplicasOptimizer",), True),

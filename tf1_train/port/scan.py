@@ -13,7 +13,7 @@ import ast
 import pathlib
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from tf1_train.compat import _contrib, _estimator, _tutorial_mnist
+from tf1_train.compat import _contrib, _estimator, _horovod, _tutorial_mnist
 from tf1_train.compat._contrib import PACKAGE
 from tf1_train.port import (
     api_names,
@@ -274,6 +274,8 @@ def _path_findings(path: str, program: Program, is_call: bool):
         elif key == "rnn-cell" and program.compat_installed and path.startswith(TF2_RNN_CELL):
             # install() serves the v1 API's cells; TF 2's tf.nn has no rnn_cell (AttributeError)
             fills["v1"] = "tf.compat.v1." + path[len("tensorflow.") :]
+        elif key == "horovod" and _horovod.served(path):
+            fills["installed_works"] = _horovod.SERVED
         yield key, fills
     elif old_new:
         yield _rename_key(old_new[0]), {"rename": old_new[1]}
