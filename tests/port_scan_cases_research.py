@@ -169,6 +169,19 @@ RESEARCH = [
         "shape = model.output_shape\nit = ds.make_one_shot_iterator\n",
     ),
     (
+        "keras-image-transforms",
+        "import tensorflow as tf\n"
+        "gen = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=15)"
+        "  # expect: keras-image-transforms\n"
+        "from tensorflow.keras.preprocessing.image import random_shift\n"
+        "y = random_shift(x, 0.1, 0.1)  # expect: keras-image-transforms\n",
+        "import tensorflow as tf\n"
+        "gen = tf.keras.preprocessing.image.ImageDataGenerator(horizontal_flip=True, "
+        "rotation_range=0)\n"
+        "from keras.preprocessing.image import random_shift\n"
+        "y = random_shift(x, 0.1, 0.1)\n",
+    ),
+    (
         "keras-cell-in-v1-rnn",
         "import tensorflow as tf\ncell = tf.keras.layers.GRUCell(8)\n"
         "out, s = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)  # expect: keras-cell-in-v1-rnn\n"

@@ -34,8 +34,10 @@ def _resolves(dotted: str) -> bool:
 
 @pytest.mark.parametrize("module", sorted(GONE))
 def test_each_replacement_a_fix_names_is_in_keras_3(module):
-    for dotted in re.findall(r"\bkeras(?:\.[A-Za-z_]\w*)+", GONE[module]):
+    for dotted in re.findall(r"(?<![\w.])keras(?:\.[A-Za-z_]\w*)+", GONE[module]):
         assert _resolves(dotted), (module, dotted)
+    for dotted in re.findall(r"\btf\.(keras(?:\.[A-Za-z_]\w*)+)", GONE[module]):
+        assert _resolves("tensorflow." + dotted), (module, dotted)  # TensorFlow's own tf.keras
 
 
 PROGRAM = """\

@@ -30,9 +30,9 @@ instances of ``tf.compat.v1.Variable`` again and true as a condition in a v1 gra
 takes a NumPy integer and a shape a bool or whole float as the ints TF 1.x made of them
 (_int_arguments.py), and ``tensorboard.summary`` has TensorBoard 1.x's ``*_pb`` and PR-curve
 functions again (_tensorboard_v1.py), and a custom-op library built for TF 1.x says so when
-it fails to load (_op_libraries.py), a frozen graph loads on TF 1.x (_frozen_graph.py),
-and ``horovod.tensorflow`` imports, for one process, where Horovod is not installed
-(_horovod.py).
+it fails to load (_op_libraries.py), a frozen graph loads on TF 1.x (_frozen_graph.py), and
+``horovod.tensorflow`` imports, for one process, where Horovod is not installed (_horovod.py),
+and Keras 2's ``keras.preprocessing`` names are back in Keras 3 (_keras2_removed.py).
 Nothing else changes, and nothing changes until a program calls ``install()``.
 """
 
@@ -73,6 +73,7 @@ def install() -> None:
         _horovod,
         _initialized_value,
         _int_arguments,
+        _keras2_removed,
         _keras_v1_initializers,
         _op_libraries,
         _pillow_removed,
@@ -114,6 +115,7 @@ def install() -> None:
     _import_tf1_graphs()
     _floor_fused_batch_norm_epsilon()
     _insert_finder(_horovod.Finder())  # horovod.tensorflow for one process, if not installed
+    _keras2_removed.install(_set)  # keras.preprocessing.image.ImageDataGenerator & co.
     _state["installed"] = True
 
 

@@ -15,6 +15,7 @@ raises, as SciPy's moved modules are (scipy_rules.py).
 import ast
 from typing import Callable, Dict, Iterator, Optional, Tuple
 
+from tf1_train.compat import _keras2_removed
 from tf1_train.port.names import Aliases
 from tf1_train.port.rules import BREAKS, COMPAT_INSTALL, _rule
 
@@ -46,6 +47,7 @@ _BACKEND = (
     "keras.backend's backend-neutral functions, or TensorFlow's own ops; the session "
     "(get_session, set_session): tf.compat.v1.Session / tf.compat.v1.keras.backend with tf_keras"
 )
+_PREPROCESSING = "tf.keras.preprocessing.{module}.{name} (TensorFlow 2.21 keeps Keras 2's there)"
 _LAYERS = "keras.layers, the same class names (Keras 3's layers package is flat)"
 # Keras 2.3.1's module -> where its public names are in Keras 3
 GONE: Dict[str, str] = {
@@ -70,7 +72,13 @@ GONE: Dict[str, str] = {
     "keras.legacy.interfaces": "none: Keras 2's argument-renaming shims, gone",
     "keras.legacy.layers": "none: Keras 1's layers, gone (keras.layers for the rest)",
     "keras.objectives": "keras.losses, the same functions",
-    "keras.preprocessing.text": "keras.layers.TextVectorization (Tokenizer is gone)",
+    "keras.preprocessing.text": "tf.keras.preprocessing.text (TensorFlow 2.21 keeps Keras 2's "
+    "Tokenizer there, deprecated), or keras.layers.TextVectorization",
+    **{f"keras.preprocessing.image.{n}": _PREPROCESSING.format(module="image", name=n)
+       + ", or keras.layers.RandomTranslation / RandomRotation / RandomZoom / RandomFlip "
+       "(their own random draws)" for n in _keras2_removed.NAMES["image"]},
+    **{f"keras.preprocessing.sequence.{n}": _PREPROCESSING.format(module="sequence", name=n)
+       for n in _keras2_removed.NAMES["sequence"]},
     "keras.utils.conv_utils": "none: Keras 2's internal helpers",
     "keras.utils.data_utils": "keras.utils.get_file, keras.utils.PyDataset (Sequence's successor)",
     "keras.utils.generic_utils": "keras.utils.Progbar, keras.saving.custom_object_scope, "
@@ -114,7 +122,10 @@ def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]
         module = next(filter(None, map(_gone, paths)), None)
         if module:
             construct = ast.unparse(node) if isinstance(node, ast.Attribute) else module
-            yield node, "keras2-module", construct, {"module": module, "new": GONE[module]}
+            fills = {"module": module, "new": GONE[module]}
+            if _keras2_removed.served(module):
+                fills["installed_works"] = _keras2_removed.DESCRIBE
+            yield node, "keras2-module", construct, fills
 
 
 def wrapper_findings(

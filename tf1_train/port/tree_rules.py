@@ -22,6 +22,7 @@ from tf1_train.port import (
     keras2_rules,
     keras_cell_rules,
     keras_graph_rules,
+    keras_image_rules,
     keras_optimizer_rules,
     librosa_rules,
     loop_rules,
@@ -65,6 +66,7 @@ def findings(tree: ast.AST, resolve, uses, file: str, program: Program) -> list:
     raw.extend(keras_graph_rules.findings(tree, resolve, program.eager_off))
     raw.extend(keras_optimizer_rules.findings(tree, resolve))
     raw.extend(keras_cell_rules.findings(tree, resolve))
+    raw.extend(keras_image_rules.findings(tree, resolve))
     raw.extend(py2_rules.findings(tree))
     raw.extend(py3_rules.findings(tree))
     raw.extend(generator_rules.findings(tree))
