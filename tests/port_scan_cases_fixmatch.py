@@ -22,13 +22,17 @@ FIXMATCH = [
         "    return [t[i] if s[i].value is None else s[i] for i in range(4)]"
         "  # expect: dimension-value\n"
         "def interleave(x, batch):\n    s = x.get_shape().as_list()\n    return s[0]\n"
-        "b, h = map(lambda i: i.value, layer.get_shape())  # expect: dimension-value\n",
+        "b, h = map(lambda i: i.value, layer.get_shape())  # expect: dimension-value\n"
+        "def int_shape(x):  # openai/glow's tfops.py\n"
+        "    if str(x.get_shape()[0]) != '?':  # expect: dimension-value\n"
+        "        return list(map(int, x.get_shape()))\n",
         TF + "n = x.get_shape()[1]\nm = x.shape.dims[-1].value\nk = node.attr[1].value\n"
         "shape = [2, 3]\nk = shape[0].value\nks = [d.value for d in x.shape.dims]\n"
         "for d in nodes:\n    print(d.value)\n"
         "def interleave(x, batch):\n    s = x.get_shape().as_list()\n    return s[0].value\n"
         "def first(shape):\n    return shape[0].value\n"
-        "b, h = map(lambda i: i.value, nodes)\nc = map(lambda i, j: i.value, x.shape, x.shape)\n",
+        "b, h = map(lambda i: i.value, nodes)\nc = map(lambda i, j: i.value, x.shape, x.shape)\n"
+        "u = str(x) == '?' or str(x.shape[1:]) == '?' or str(x.get_shape()[0]) == 'None'\n",
     ),
     (
         "numpy-removed",

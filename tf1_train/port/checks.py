@@ -28,7 +28,7 @@ from tf1_train.port.rules import (
 _rule(
     "dimension-value",
     BREAKS,
-    "drop `.value` (shape[i] is an int or None in TF 2), or tf.compat.v1.dimension_value(shape[i]) "
+    "{fix} (shape[i] is an int or None in TF 2), or tf.compat.v1.dimension_value(shape[i]) "
     "for code that must run both ways; unedited: python -m tf1_train.compat --v1_shapes",
     "leaves it unchanged and reports nothing",
     ROW_DIMENSION,
@@ -176,6 +176,7 @@ LOSS_SCALE_OPTIMIZERS = tuple(
     for m in ("mixed_precision", "optimizers")
 )
 KERAS2_LOSS_SCALE_METHODS = ("get_scaled_loss", "get_unscaled_gradients")
+UNKNOWN_FIX = "test shape[i] is None: TF 2 prints an unknown dimension as 'None', not TF 1.x's '?'"
 AMP_VARIABLE = "TF_ENABLE_AUTO_MIXED_PRECISION"  # and its _GRAPH_REWRITE, _LOSS_SCALING kin
 
 
@@ -195,7 +196,8 @@ def call_findings(
     functions = _plain_functions(tree)
     yield from device_rules.variable_op_tests(tree)
     for node in shape_rules.dimension_values(tree):
-        yield node, "dimension-value", ast.unparse(node), {}
+        fix = UNKNOWN_FIX if isinstance(node, ast.Compare) else "drop `.value`"
+        yield node, "dimension-value", ast.unparse(node), {"fix": fix}
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and str(node.value).startswith(AMP_VARIABLE):
             yield node, "amp-env-var", repr(node.value), {}

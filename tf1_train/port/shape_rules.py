@@ -1,5 +1,6 @@
 """Where a program reads ``.value`` from a shape's element (TF 1.x's
-``Dimension``; TF 2's shapes hold ints or None): ``x.shape[i].value``,
+``Dimension``; TF 2's shapes hold ints or None), or tests its printed form
+against TF 1.x's ``'?'`` (``str(x.shape[0]) != '?'``): ``x.shape[i].value``,
 ``shape[i].value`` after ``shape = x.get_shape()``, ``d.value`` for ``d``
 walking a shape, ``p.value`` in ``map(lambda p: ..., shape)``
 (lengstrom/fast-style-transfer's ``map(lambda i: i.value, layer.get_shape())``).
@@ -40,6 +41,8 @@ def _scope(
     for node in nodes:
         if isinstance(node, _SCOPES):
             yield from _scope(node, bound - _parameters(node), over_shape.get(id(node), set()))
+        if isinstance(node, ast.Compare) and _unknown_test(node, bound, dims):
+            yield node
         if not (isinstance(node, ast.Attribute) and node.attr == "value"):
             continue
         sub = node.value
@@ -48,6 +51,23 @@ def _scope(
                 yield node
         elif isinstance(sub, ast.Name) and sub.id in dims:
             yield node
+
+
+def _unknown_test(node: ast.Compare, bound: set, dims: set) -> bool:
+    """``str(shape[i]) != '?'`` (openai/glow's ``int_shape``): TF 1.x printed an
+    unknown Dimension as '?'; TF 2's None prints 'None', so the test flips."""
+    operands = [node.left, *node.comparators]
+    if not any(isinstance(o, ast.Constant) and o.value == "?" for o in operands):
+        return False
+    for o in operands:
+        if isinstance(o, ast.Call) and isinstance(o.func, ast.Name) and o.func.id == "str":
+            arg = o.args[0] if len(o.args) == 1 else None
+            if isinstance(arg, ast.Subscript) and not isinstance(arg.slice, ast.Slice):
+                if _is_shape(arg.value, bound):
+                    return True
+            if isinstance(arg, ast.Name) and arg.id in dims:
+                return True
+    return False
 
 
 def _lambdas_mapped_over_shapes(nodes: List[ast.AST], bound: set) -> Dict[int, Set[str]]:
