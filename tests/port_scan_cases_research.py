@@ -169,6 +169,16 @@ RESEARCH = [
         "shape = model.output_shape\nit = ds.make_one_shot_iterator\n",
     ),
     (
+        "tf0-concat-split-order",  # openai/improved-gan's imagenet generator, TF 0.x
+        "import tensorflow as tf\n"
+        "h0 = tf.concat(3, [h0, h0z])  # expect: tf0-concat-split-order\n"
+        "joint = tf.compat.v1.concat(-1, parts)  # expect: tf0-concat-split-order\n"
+        "a, b = tf.split(1, 2, x)  # expect: tf0-concat-split-order\n",
+        "import tensorflow as tf\n"
+        "h0 = tf.concat([h0, h0z], 3)\njoint = tf.concat(parts, axis=-1)\n"
+        "a, b = tf.split(x, 2, 1)\nc = tf.concat(axis, [h0, h0z])\nd = tf.split(x, 2)\n",
+    ),
+    (
         "keras-image-transforms",
         "import tensorflow as tf\n"
         "gen = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=15)"

@@ -212,6 +212,24 @@ def test_tf2_in_top_k_takes_targets_first():
     assert "in_top_k(predictions=logits, targets=labels, k=1)" in text
 
 
+def test_tf_0_concat_and_split_take_the_axis_last_since_tf_1(tmp_path):
+    """openai/improved-gan's ``tf.concat(3, [h0, h0z])``: an error about a rank, and the
+    scanner's fix computes what TF 0.x did."""
+    a, b = tf.ones((2, 3)), tf.zeros((2, 3))
+    with pytest.raises(ValueError, match="must have rank 0"):
+        tf.concat(1, [a, b])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.split(1, 3, a)
+    source = "import tensorflow as tf\nc = tf.concat(1, [a, b])\nd = tf.split(1, 3, a)\n"
+    (tmp_path / "prog.py").write_text(source)
+    found = scan.scan([str(tmp_path)]).findings
+    fixes = [f.fix.split(":")[0] for f in found if f.rule == "tf0-concat-split-order"]
+    assert fixes == ["tf.concat([a, b], 1)", "tf.split(a, 3, 1)"]
+    np.testing.assert_array_equal(eval(fixes[0]), np.concatenate([a, b], 1))
+    assert [x.shape for x in eval(fixes[1])] == [(2, 1)] * 3
+    assert _upgrade(source)[0] == source  # tf_upgrade_v2 leaves both as they are
+
+
 LAYERS_USE = (
     "import tensorflow.compat.v1 as tf\nnet = tf.layers.conv2d(x, 8, 3)\n"
     "cell = tf.nn.rnn_cell.LSTMCell(8)\n"

@@ -31,12 +31,43 @@ _rule(
     ROW_ARG_ORDER,
 )
 
+_rule(
+    "tf0-concat-split-order",
+    BREAKS,
+    "{fix}: TF 0.x took the axis first (concat(axis, values), split(axis, num, value)); TF 1.0 "
+    "moved it last, so this call raises an error about something else (ValueError: Shape ... "
+    "must have rank 0, or Split's input #0 expected to be an int32 tensor)",
+    "leaves it unchanged and reports nothing (tf_upgrade, TF 1.0's script, reordered it)",
+    ROW_ARG_ORDER,
+)
+
 XENT = tuple(
     p + "nn." + n + "_cross_entropy_with_logits"
     for p in ("tensorflow.", V1)
     for n in ("softmax", "sparse_softmax", "sigmoid", "weighted")
 )
 IN_TOP_K = ("tensorflow.nn.in_top_k", "tensorflow.math.in_top_k")
+CONCAT = ("tensorflow.concat", V1 + "concat")
+SPLIT = ("tensorflow.split", V1 + "split")
+
+
+def _int_literal(node: ast.AST) -> bool:
+    """``3``, ``-1``: an axis, never the values TF 1.x's concat and split take first."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def _tf0_order(node: ast.Call, path: Optional[str]) -> Optional[str]:
+    """The fix for a TF 0.x ``concat``/``split`` call, if it is one."""
+    if not _int_literal(node.args[0]):
+        return None
+    axis, rest = ast.unparse(node.args[0]), [ast.unparse(a) for a in node.args[1:]]
+    if path in CONCAT and len(rest) == 1:
+        return f"tf.concat({rest[0]}, {axis})"
+    if path in SPLIT and len(rest) == 2:
+        return f"tf.split({rest[1]}, {rest[0]}, {axis})"
+    return None
 
 
 def findings(
@@ -50,3 +81,6 @@ def findings(
         yield node, "xent-positional", construct, {"name": path.rsplit(".", 1)[-1]}
     if path in IN_TOP_K:
         yield node, "in-top-k-order", ast.unparse(node.func) + "(predictions, targets, ...)", {}
+    fix = _tf0_order(node, path)
+    if fix:
+        yield node, "tf0-concat-split-order", ast.unparse(node), {"fix": fix}
