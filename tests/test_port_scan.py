@@ -3,8 +3,9 @@ what TensorFlow 2.21 and tf_upgrade_v2 really do with the constructs (cited by d
 
 import json
 import pathlib
-import subprocess
+import runpy
 import sys
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -127,12 +128,14 @@ def test_usage_errors_are_one_line_and_exit_2(capsys, argv, says):
     assert err.startswith("error: ") and err.count("\n") == 1 and says in err
 
 
-def test_module_entry_point_writes_json_to_stdout_and_the_table_to_stderr(tmp_path):
+def test_module_entry_point_writes_json_to_stdout_and_the_table_to_stderr(tmp_path, capsys):
     (tmp_path / "a.py").write_text(CASES[0].trigger)
-    argv = [sys.executable, "-m", "tf1_train.port", "scan", str(tmp_path), "--json", "-"]
-    out = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 1, out.stderr
-    data = json.loads(out.stdout)
+    argv = ["tf1_train.port", "scan", str(tmp_path), "--json", "-"]
+    with mock.patch.object(sys, "argv", argv), pytest.raises(SystemExit) as status:
+        runpy.run_module("tf1_train.port", run_name="__main__", alter_sys=True)
+    out = capsys.readouterr()
+    assert status.value.code == 1, out.err
+    data = json.loads(out.out)
     assert set(data) == {"version", "files", "errors", "counts", "findings"}
     assert data["version"] == scan_cli.JSON_VERSION and data["errors"] == []
     assert sum(data["counts"].values()) == len(data["findings"]) > 0
@@ -140,9 +143,7 @@ def test_module_entry_point_writes_json_to_stdout_and_the_table_to_stderr(tmp_pa
         assert list(finding) == list(scanner.Finding._fields)
         assert isinstance(finding["line"], int) and finding["severity"] in SEVERITIES
         assert all(isinstance(finding[k], str) and finding[k] for k in ("fix", "porting_row"))
-    assert (
-        "| location | severity | construct | fix | tf_upgrade_v2 | PORTING.md row |" in out.stderr
-    )
+    assert "| location | severity | construct | fix | tf_upgrade_v2 | PORTING.md row |" in out.err
 
 
 @pytest.mark.parametrize("name", ["cifar10_multi_gpu_style.py", "convnet_builder_style.py"])
@@ -356,16 +357,13 @@ def test_renamed_arguments_raise_or_change_numbers():
 
 
 def test_placeholders_and_sessions_need_graph_mode():
-    code = (
-        "import tensorflow as tf\n"
-        "with tf.Graph().as_default():\n"
-        "    x = tf.compat.v1.placeholder(tf.float32, [None])\n"
-        "    print(tf.compat.v1.Session().run(x * 2, {x: [1.0]})[0])\n"
-        "tf.compat.v1.placeholder(tf.float32)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.stdout.split() == ["2.0"]
-    assert "tf.placeholder() is not compatible with eager execution" in out.stderr
+    assert tf.executing_eagerly()  # TensorFlow 2's default, as in a fresh program
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None])
+        with tf.compat.v1.Session() as sess:
+            assert sess.run(x * 2, {x: [1.0]})[0] == 2.0
+    with pytest.raises(RuntimeError, match="not compatible with eager execution"):
+        tf.compat.v1.placeholder(tf.float32)
 
 
 def _upgrade(source):
