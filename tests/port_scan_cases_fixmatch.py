@@ -23,6 +23,10 @@ FIXMATCH = [
         "  # expect: dimension-value\n"
         "def interleave(x, batch):\n    s = x.get_shape().as_list()\n    return s[0]\n"
         "b, h = map(lambda i: i.value, layer.get_shape())  # expect: dimension-value\n"
+        "for o in op.outputs:  # improved-gan's inception score, copied into many GAN repos\n"
+        "    shape = o.get_shape()\n"
+        "    shape = [s.value for s in shape]  # expect: dimension-value\n"
+        "    for j, s in enumerate(shape):\n        pass\n"
         "def int_shape(x):  # openai/glow's tfops.py\n"
         "    if str(x.get_shape()[0]) != '?':  # expect: dimension-value\n"
         "        return list(map(int, x.get_shape()))\n",
@@ -32,7 +36,8 @@ FIXMATCH = [
         "def interleave(x, batch):\n    s = x.get_shape().as_list()\n    return s[0].value\n"
         "def first(shape):\n    return shape[0].value\n"
         "b, h = map(lambda i: i.value, nodes)\nc = map(lambda i, j: i.value, x.shape, x.shape)\n"
-        "u = str(x) == '?' or str(x.shape[1:]) == '?' or str(x.get_shape()[0]) == 'None'\n",
+        "u = str(x) == '?' or str(x.shape[1:]) == '?' or str(x.get_shape()[0]) == 'None'\n"
+        "shape = [2, 3]\nshape = [s.value for s in shape]\n",
     ),
     (
         "numpy-removed",

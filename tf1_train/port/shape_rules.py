@@ -38,6 +38,7 @@ def _scope(
                and isinstance(n.ctx, ast.Store) and id(n) not in looped}  # fmt: skip
     dims = {name for name, shape in over.items() if shape and name not in rebound} | mapped
     over_shape = _lambdas_mapped_over_shapes(nodes, bound)
+    in_comprehension = _comprehension_values(nodes, bound)
     for node in nodes:
         if isinstance(node, _SCOPES):
             yield from _scope(node, bound - _parameters(node), over_shape.get(id(node), set()))
@@ -49,8 +50,25 @@ def _scope(
         if isinstance(sub, ast.Subscript) and not isinstance(sub.slice, ast.Slice):
             if _is_shape(sub.value, bound):
                 yield node
-        elif isinstance(sub, ast.Name) and sub.id in dims:
+        elif isinstance(sub, ast.Name) and (sub.id in dims or id(node) in in_comprehension):
             yield node
+
+
+def _comprehension_values(nodes: List[ast.AST], bound: set) -> Set[int]:
+    """ids of ``d.value`` in a comprehension whose ``d`` walks a shape: the
+    comprehension's own name, whatever the function binds to ``d`` elsewhere
+    (the inception-score snippet's ``for j, s in enumerate(shape)`` beside it)."""
+    out = set()
+    for node in nodes:
+        if not isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+            continue
+        names = {g.target.id for g in node.generators
+                 if isinstance(g.target, ast.Name) and _is_shape(g.iter, bound)}  # fmt: skip
+        for n in ast.walk(node):
+            if isinstance(n, ast.Attribute) and n.attr == "value":
+                if isinstance(n.value, ast.Name) and n.value.id in names:
+                    out.add(id(n))
+    return out
 
 
 def _unknown_test(node: ast.Compare, bound: set, dims: set) -> bool:
@@ -124,13 +142,23 @@ def _shape_names(nodes: List[ast.AST], outer: Set[str]) -> Set[str]:
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 for name, value in _pairs(target, node.value):
-                    bound[name] = bound.get(name, True) and _is_shape(value, set())
+                    if not _walks_itself(name, value):  # `shape = [s.value for s in shape]`
+                        bound[name] = bound.get(name, True) and _is_shape(value, set())
                 seen |= {id(n) for n in ast.walk(target)}
     for node in nodes:  # any other binding: `for s in ...`, `s += ...`, `with ... as s`
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in seen:
             bound[node.id] = False
     kept = {name for name in outer if name not in bound}
     return kept | {name for name, shape in bound.items() if shape}
+
+
+def _walks_itself(name: str, value: ast.AST) -> bool:
+    """A comprehension over ``name`` bound to ``name`` again (the inception-score
+    snippet's ``shape = [s.value for s in shape]``): it walks the shape first."""
+    if not isinstance(value, (ast.ListComp, ast.GeneratorExp)):
+        return False
+    first = value.generators[0].iter
+    return isinstance(first, ast.Name) and first.id == name
 
 
 def _pairs(target: ast.AST, value: ast.AST):
