@@ -11,6 +11,7 @@ puts back into Keras 3 to. In a Python 3.7 environment with TensorFlow 1.15.5
 import json
 import pathlib
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -20,7 +21,8 @@ import keras2_preprocessing_cases as cases  # noqa: E402
 import keras_preprocessing  # noqa: E402
 from keras.preprocessing import image, sequence, text  # noqa: E402
 
-found = cases.outcomes(image, text, sequence)
+with tempfile.TemporaryDirectory() as folder:
+    found = cases.outcomes(image, text, sequence, folder)
 found["versions"] = {
     "keras": keras.__version__,
     "keras_preprocessing": keras_preprocessing.__version__,

@@ -56,6 +56,29 @@ def image_outcomes(image):
     return out
 
 
+def directory_outcomes(image, folder):
+    """flow_from_directory over PNGs written to ``folder`` (two classes, two sizes)."""
+    import os
+
+    from PIL import Image
+
+    rng = np.random.RandomState(3)
+    for label, size in (("cat", (10, 12)), ("dog", (7, 9))):
+        os.makedirs(os.path.join(folder, label), exist_ok=True)
+        for i in range(3):
+            pixels = rng.randint(0, 256, (size[0], size[1], 3)).astype(np.uint8)
+            Image.fromarray(pixels).save(os.path.join(folder, label, f"{i}.png"))
+    generator = image.ImageDataGenerator(rescale=1.0 / 255, rotation_range=10, zoom_range=0.2)
+    flow = generator.flow_from_directory(folder, target_size=(8, 8), batch_size=4, seed=2,
+                                         class_mode="sparse")  # fmt: skip
+    images, labels = next(flow)
+    return {
+        "directory_classes": sorted(flow.class_indices.items()),
+        "directory_images": _rounded(images),
+        "directory_labels": [int(v) for v in labels],
+    }
+
+
 def text_outcomes(text):
     """Tokenizer's vocabulary, sequences and matrices."""
     tokenizer = text.Tokenizer(num_words=6, oov_token="<unk>")
@@ -87,5 +110,7 @@ def sequence_outcomes(sequence):
     }
 
 
-def outcomes(image, text, sequence):
-    return {**image_outcomes(image), **text_outcomes(text), **sequence_outcomes(sequence)}
+def outcomes(image, text, sequence, folder):
+    """Every outcome; ``folder``: an empty directory for flow_from_directory's images."""
+    return {**image_outcomes(image), **directory_outcomes(image, folder),
+            **text_outcomes(text), **sequence_outcomes(sequence)}  # fmt: skip

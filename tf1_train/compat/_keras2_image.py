@@ -21,8 +21,8 @@ augmented pixel:
 The functions here compute Keras 2's transforms (written for this module and
 held to Keras 2.2.4 on TensorFlow 1.15.5 by tests/test_compat_keras2_removed.py),
 and ``ImageDataGenerator`` is Keras 3's copy with them. Its iterators
-(``flow``, ``flow_from_directory``) are Keras 3's, calling them; the random
-draws were the same in both and stay so.
+(``flow``, ``flow_from_directory``) are Keras 3's, calling them (held to
+Keras 2.2.4 too); the random draws were the same in both and stay so.
 """
 
 from __future__ import annotations
