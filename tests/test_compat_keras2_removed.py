@@ -27,6 +27,7 @@ def test_the_names_are_back_keras_2s_transforms_and_keras_3s_copies_of_the_rest(
     from keras.preprocessing.text import Tokenizer
 
     assert Tokenizer is tf.keras.preprocessing.text.Tokenizer
+    assert sorted(_keras2_image.NAMES) == sorted(_keras2_removed.TRANSFORMS)
 
 
 def test_keras_3s_copy_transforms_otherwise(installed):

@@ -178,10 +178,15 @@ def allgather(tensor, name=None, **_):
     return tf.identity(tensor, name=name)
 
 
-def broadcast(tensor, root_rank, name=None, **_):
+def _root(root_rank) -> None:
+    _one()()
     if root_rank != 0:
         raise ValueError(f"broadcast: root_rank {root_rank} is not a rank of one process (0)")
-    return allgather(tensor, name)
+
+
+def broadcast(tensor, root_rank, name=None, **_):
+    _root(root_rank)
+    return tf.identity(tensor, name=name)
 
 
 def alltoall(tensor, splits=None, name=None, **_):
@@ -209,7 +214,7 @@ def broadcast_global_variables(root_rank):
 
 
 def broadcast_object(obj, root_rank=0, **_):
-    broadcast(tf.constant(0), root_rank)
+    _root(root_rank)  # no op built: the program's graph may be finalized
     return obj
 
 
@@ -234,7 +239,7 @@ class BroadcastGlobalVariablesHook(tf.compat.v1.train.SessionRunHook):
         session.run(self.bcast_op)
 
 
-def _allreduced(grads, sparse_as_dense, **options):
+def _allreduced(grads, sparse_as_dense):
     if sparse_as_dense:
         grads = [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g for g in grads]
     _one()()  # Horovod's reduction in one process: the gradients unchanged

@@ -28,6 +28,10 @@ NAMES = {
     "sequence": ("TimeseriesGenerator", "make_sampling_table", "skipgrams"),
 }  # fmt: skip
 MODULES = {"keras.preprocessing.text": LEGACY + ".text"}  # Keras 3 has no such module
+# the image names whose numbers Keras 3's copy changed (served from _keras2_image.py)
+TRANSFORMS = ("ImageDataGenerator", "apply_affine_transform", "apply_brightness_shift",
+              "random_brightness", "random_rotation", "random_shear", "random_shift",
+              "random_zoom")  # fmt: skip
 DESCRIBE = (
     "works after tf1_train.compat.install(), which puts Keras 2's preprocessing back into "
     "keras.preprocessing, its image transforms as Keras 2 computed them"

@@ -48,6 +48,20 @@ _BACKEND = (
     "(get_session, set_session): tf.compat.v1.Session / tf.compat.v1.keras.backend with tf_keras"
 )
 _PREPROCESSING = "tf.keras.preprocessing.{module}.{name} (TensorFlow 2.21 keeps Keras 2's there)"
+_TRANSFORMS = (
+    "unedited: python -m tf1_train.compat (Keras 2's transforms); "
+    "tf.keras.preprocessing.image.{name} is TensorFlow 2.21's copy, whose affine transforms, "
+    "ZCA whitening and brightness shifts differ from Keras 2's; or keras.layers.RandomRotation "
+    "/ RandomTranslation / RandomZoom (their own random draws)"
+)
+
+
+def _image_fix(name: str) -> str:
+    if name in _keras2_removed.TRANSFORMS:  # numbers Keras 3's copy changed
+        return _TRANSFORMS.format(name=name)
+    return _PREPROCESSING.format(module="image", name=name)
+
+
 _LAYERS = "keras.layers, the same class names (Keras 3's layers package is flat)"
 # Keras 2.3.1's module -> where its public names are in Keras 3
 GONE: Dict[str, str] = {
@@ -74,9 +88,7 @@ GONE: Dict[str, str] = {
     "keras.objectives": "keras.losses, the same functions",
     "keras.preprocessing.text": "tf.keras.preprocessing.text (TensorFlow 2.21 keeps Keras 2's "
     "Tokenizer there, deprecated), or keras.layers.TextVectorization",
-    **{f"keras.preprocessing.image.{n}": _PREPROCESSING.format(module="image", name=n)
-       + ", or keras.layers.RandomTranslation / RandomRotation / RandomZoom / RandomFlip "
-       "(their own random draws)" for n in _keras2_removed.NAMES["image"]},
+    **{f"keras.preprocessing.image.{n}": _image_fix(n) for n in _keras2_removed.NAMES["image"]},
     **{f"keras.preprocessing.sequence.{n}": _PREPROCESSING.format(module="sequence", name=n)
        for n in _keras2_removed.NAMES["sequence"]},
     "keras.utils.conv_utils": "none: Keras 2's internal helpers",

@@ -13,6 +13,7 @@ not reported; the transform functions always are.
 import ast
 from typing import Callable, Dict, Iterator, Optional, Tuple
 
+from tf1_train.compat._keras2_removed import TRANSFORMS
 from tf1_train.port.rules import CHANGES, _rule
 
 ROW = "`tf.keras.preprocessing.image`'s random transforms"
@@ -31,8 +32,7 @@ _rule(
     ROW,
 )
 MODULES = tuple(f"tensorflow.{v}keras.preprocessing.image." for v in ("", "compat.v1."))
-FUNCTIONS = ("apply_affine_transform", "random_rotation", "random_shift", "random_shear",
-             "random_zoom", "apply_brightness_shift", "random_brightness")  # fmt: skip
+FUNCTIONS = tuple(n for n in TRANSFORMS if n != "ImageDataGenerator")
 # ImageDataGenerator's arguments whose transforms moved
 MOVED = ("rotation_range", "width_shift_range", "height_shift_range", "shear_range",
          "zoom_range", "brightness_range", "zca_whitening")  # fmt: skip
