@@ -8,7 +8,8 @@ ops (_contrib_seq2seq.py, _contrib_decode.py and the modules DYNAMIC_SEQ2SEQ nam
 _contrib_crf.py), ``.signal``, whose every name was already ``tf.signal``'s function in TF
 1.15 (Tacotron's Griffin-Lim), ``.nn`` (_contrib_nn.py: Inception's flipped losses) and
 ``.opt``'s SciPy interface and Adam family (_contrib_opt.py, _contrib_opt_adam.py) and
-``.memory_stats``'s two counters (_contrib_memory_stats.py).
+``.memory_stats``'s two counters (_contrib_memory_stats.py), and ``.lookup`` and ``.util``
+(_contrib_lookup.py).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -60,6 +61,7 @@ from tf1_train.compat import (
     _contrib_eager,
     _contrib_estimator,
     _contrib_impl_paths,
+    _contrib_lookup,
     _contrib_memory_stats,
     _contrib_metrics,
     _contrib_nn,
@@ -119,6 +121,10 @@ PLACEHOLDERS = {
     "numbers and variables); the cuDNN layers raise when constructed",
     "memory_stats": "BytesInUse and MaxBytesInUse are kept (tf.config.experimental."
     "get_memory_info's counters), BytesLimit raises (TensorFlow 2.21 reports no limit)",
+    "lookup": "every name of TF 1.15's tensorflow.contrib.lookup is kept (TensorFlow's lookup "
+    "tables)",
+    "util": "its five functions are kept (TensorFlow's tensor_util and meta_graph ones); loader "
+    "is gone: tf.load_op_library",
 }
 
 
@@ -208,6 +214,8 @@ _KEPT = {
     "memory_stats": (_contrib_memory_stats.KEPT, _contrib_memory_stats.resolve),
     "image": (IMAGE_KEPT, lambda name: _private_compat("_contrib_image").resolve(name)),
     "cudnn_rnn": (CUDNN_KEPT, lambda name: _private_compat("_contrib_cudnn").resolve(name)),
+    "lookup": (_contrib_lookup.KEPT, _contrib_lookup.resolve),
+    "util": (_contrib_lookup.UTIL_KEPT, _contrib_lookup.resolve_util),
 }
 
 
@@ -275,6 +283,10 @@ DESCRIBED = {
     "cuDNN layers raise one line when constructed",
     "memory_stats": "BytesInUse and MaxBytesInUse work (the allocator's counters TensorFlow "
     "2.21 keeps; 0 on a CPU, said once), BytesLimit raises one line",
+    "lookup": "every name of TF 1.15's module works (TensorFlow's lookup tables, contrib's "
+    "mapping= wrappers and HashTable rebuilt on them; TF 1.15.5's ids and strings)",
+    "util": "make_tensor_proto, make_ndarray, constant_value, ops_used_by_graph_def and "
+    "stripped_op_list_for_graph work (TensorFlow's), loader raises",
 }
 
 

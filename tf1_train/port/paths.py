@@ -280,7 +280,8 @@ CONTRIB: Dict[str, str] = {
     "checkpoint": "tf.train.Checkpoint",
     "memory_stats": "tf.config.experimental.get_memory_info(device)['current'] / ['peak'] "
     "(no limit); unmodified: tf1_train.compat.install() serves BytesInUse and MaxBytesInUse",
-    "lookup": "tf.lookup",
+    "lookup": "tf.lookup (vocabulary_list= for contrib's mapping=); unmodified: "
+    "tf1_train.compat.install() serves TF 1.15's names",
     "signal": "tf.signal, the same functions (stft, inverse_stft, linear_to_mel_weight_matrix, "
     "...; unmodified: tf1_train.compat.install() serves TF 1.15's names)",
     "nn": "tf.nn's losses with labels= and logits= (deprecated_flipped_softmax_cross_entropy"
@@ -292,7 +293,8 @@ CONTRIB: Dict[str, str] = {
     "predictor": "tf.saved_model.load",
     "tensorboard": "tensorboard.plugins.projector, the same module moved (unmodified: "
     "tf1_train.compat.install() serves tf.contrib.tensorboard.plugins.projector as it)",
-    "util": "tf.make_ndarray / tf.make_tensor_proto",
+    "util": "tf.make_ndarray / tf.make_tensor_proto / tf.get_static_value; unmodified: "
+    "tf1_train.compat.install() serves its five functions",
     "staging": "tensorflow.python.ops.data_flow_ops.StagingArea (private, still in 2.21), "
     "or tf.data's prefetch / tf.data.experimental.prefetch_to_device; unmodified: "
     "tf1_train.compat.install() serves StagingArea",
