@@ -8,8 +8,8 @@ ops (_contrib_seq2seq.py, _contrib_decode.py and the modules DYNAMIC_SEQ2SEQ nam
 _contrib_crf.py), ``.signal``, whose every name was already ``tf.signal``'s function in TF
 1.15 (Tacotron's Griffin-Lim), ``.nn`` (_contrib_nn.py: Inception's flipped losses) and
 ``.opt``'s SciPy interface and Adam family (_contrib_opt.py, _contrib_opt_adam.py) and
-``.memory_stats``'s two counters (_contrib_memory_stats.py), and ``.lookup`` and ``.util``
-(_contrib_lookup.py).
+``.memory_stats``'s two counters (_contrib_memory_stats.py), ``.lookup`` and ``.util``
+(_contrib_lookup.py) and ``.predictor``'s ``from_saved_model`` (_contrib_predictor.py).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -66,6 +66,7 @@ from tf1_train.compat import (
     _contrib_metrics,
     _contrib_nn,
     _contrib_paths,
+    _contrib_predictor,
     _contrib_tpu,
     graph_editor,
 )
@@ -125,6 +126,8 @@ PLACEHOLDERS = {
     "tables)",
     "util": "its five functions are kept (TensorFlow's tensor_util and meta_graph ones); loader "
     "is gone: tf.load_op_library",
+    "predictor": "from_saved_model and Predictor are kept (a TF1 SavedModel in a session); "
+    "from_estimator: estimator.export_saved_model, then from_saved_model",
 }
 
 
@@ -216,6 +219,7 @@ _KEPT = {
     "cudnn_rnn": (CUDNN_KEPT, lambda name: _private_compat("_contrib_cudnn").resolve(name)),
     "lookup": (_contrib_lookup.KEPT, _contrib_lookup.resolve),
     "util": (_contrib_lookup.UTIL_KEPT, _contrib_lookup.resolve_util),
+    "predictor": (_contrib_predictor.KEPT, _contrib_predictor.resolve),
 }
 
 
@@ -287,6 +291,8 @@ DESCRIBED = {
     "mapping= wrappers and HashTable rebuilt on them; TF 1.15.5's ids and strings)",
     "util": "make_tensor_proto, make_ndarray, constant_value, ops_used_by_graph_def and "
     "stripped_op_list_for_graph work (TensorFlow's), loader raises",
+    "predictor": "from_saved_model works (a TF1 SavedModel loaded into a session, its "
+    "signature called with a dict), from_estimator raises",
 }
 
 

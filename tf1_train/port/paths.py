@@ -290,7 +290,8 @@ CONTRIB: Dict[str, str] = {
     "TF 1.15's nine names",
     "linalg": "tf.linalg, its LinearOperator classes (LinearOperatorTriL, contrib's old name: "
     "tf.linalg.LinearOperatorLowerTriangular)",
-    "predictor": "tf.saved_model.load",
+    "predictor": "tf.saved_model.load, or tf.compat.v1.saved_model.loader.load into a "
+    "session; unmodified: tf1_train.compat.install() serves from_saved_model",
     "tensorboard": "tensorboard.plugins.projector, the same module moved (unmodified: "
     "tf1_train.compat.install() serves tf.contrib.tensorboard.plugins.projector as it)",
     "util": "tf.make_ndarray / tf.make_tensor_proto / tf.get_static_value; unmodified: "
