@@ -9,7 +9,8 @@ _contrib_crf.py), ``.signal``, whose every name was already ``tf.signal``'s func
 1.15 (Tacotron's Griffin-Lim), ``.nn`` (_contrib_nn.py: Inception's flipped losses) and
 ``.opt``'s SciPy interface and Adam family (_contrib_opt.py, _contrib_opt_adam.py) and
 ``.memory_stats``'s two counters (_contrib_memory_stats.py), ``.lookup`` and ``.util``
-(_contrib_lookup.py) and ``.predictor``'s ``from_saved_model`` (_contrib_predictor.py).
+(_contrib_lookup.py), ``.predictor``'s ``from_saved_model`` (_contrib_predictor.py) and
+``.losses`` (_contrib_losses.py).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -62,6 +63,7 @@ from tf1_train.compat import (
     _contrib_estimator,
     _contrib_impl_paths,
     _contrib_lookup,
+    _contrib_losses,
     _contrib_memory_stats,
     _contrib_metrics,
     _contrib_nn,
@@ -128,6 +130,8 @@ PLACEHOLDERS = {
     "is gone: tf.load_op_library",
     "predictor": "from_saved_model and Predictor are kept (a TF1 SavedModel in a session); "
     "from_estimator: estimator.export_saved_model, then from_saved_model",
+    "losses": "TF 1.0's losses are kept (predictions or logits first, weights from the first "
+    "dimension on); metric_learning is not: TensorFlow Addons' triplet and lifted losses",
 }
 
 
@@ -220,6 +224,7 @@ _KEPT = {
     "lookup": (_contrib_lookup.KEPT, _contrib_lookup.resolve),
     "util": (_contrib_lookup.UTIL_KEPT, _contrib_lookup.resolve_util),
     "predictor": (_contrib_predictor.KEPT, _contrib_predictor.resolve),
+    "losses": (_contrib_losses.KEPT, _contrib_losses.resolve),
 }
 
 
@@ -293,6 +298,8 @@ DESCRIBED = {
     "stripped_op_list_for_graph work (TensorFlow's), loader raises",
     "predictor": "from_saved_model works (a TF1 SavedModel loaded into a session, its "
     "signature called with a dict), from_estimator raises",
+    "losses": "its fourteen losses and collection helpers work as in TF 1.15 (TF 1.0's argument "
+    "order and weights), metric_learning raises",
 }
 
 

@@ -270,7 +270,8 @@ CONTRIB: Dict[str, str] = {
     "nccl": "tf.distribute.NcclAllReduce",
     "metrics": "tf.compat.v1.metrics with labels first, tf.keras.metrics (see the "
     "contrib-metrics rule; unmodified: tf1_train.compat.install() serves the common names)",
-    "losses": "tf.compat.v1.losses",
+    "losses": "tf.compat.v1.losses with the labels first and weights broadcastable from the "
+    "last dimension; unmodified: tf1_train.compat.install() serves TF 1.0's losses",
     "summary": "tf.summary (TF2, with a default writer)",
     "eager": "tf (eager is the TF2 default: drop enable_eager_execution; tfe.Variable -> "
     "tf.Variable, implicit_gradients -> tf.GradientTape, Iterator -> iter(dataset); "
