@@ -84,7 +84,13 @@ def test_the_scan_says_they_work_after_install(tmp_path, compat):
 
 
 @pytest.mark.parametrize(
-    "arguments, moves", [("horizontal_flip=True, rescale=0.5", False), ("rotation_range=15", True)]
+    "arguments, moves",
+    [
+        ("horizontal_flip=True, rescale=0.5", False),
+        ("rotation_range=15", True),
+        ("False, False, False, False, False, 1e-5, 0", False),  # by position: zca_epsilon only
+        ("False, False, False, False, False, 1e-6, 0, 0.1", True),  # width_shift_range
+    ],
 )
 def test_the_scan_reports_a_tf_keras_generator_exactly_when_its_images_change(
     tmp_path, arguments, moves
@@ -96,7 +102,7 @@ def test_the_scan_reports_a_tf_keras_generator_exactly_when_its_images_change(
     found = [f for f in scan.scan([str(tmp_path)]).findings if f.rule == "keras-image-transforms"]
     assert [(f.line, f.severity) for f in found] == ([(2, "changes numbers")] if moves else [])
     x = np.random.RandomState(2).uniform(0, 255, (4, 8, 8, 3))
-    kwargs = eval(f"dict({arguments})")
-    tf2 = next(tf.keras.preprocessing.image.ImageDataGenerator(**kwargs).flow(x, seed=5))
-    tf1 = next(_keras2_image.ImageDataGenerator(**kwargs).flow(x, seed=5))
+    tf2 = eval(f"tf.keras.preprocessing.image.ImageDataGenerator({arguments})")
+    tf1 = eval(f"_keras2_image.ImageDataGenerator({arguments})")
+    tf2, tf1 = (next(generator.flow(x, seed=5)) for generator in (tf2, tf1))
     assert np.array_equal(tf1, tf2) != moves

@@ -36,12 +36,22 @@ FUNCTIONS = tuple(n for n in TRANSFORMS if n != "ImageDataGenerator")
 # ImageDataGenerator's arguments whose transforms moved
 MOVED = ("rotation_range", "width_shift_range", "height_shift_range", "shear_range",
          "zoom_range", "brightness_range", "zca_whitening")  # fmt: skip
+# its first parameters in order (keras_preprocessing 1.x's, Keras 3's too), for positional calls
+POSITIONS = ("featurewise_center", "samplewise_center", "featurewise_std_normalization",
+             "samplewise_std_normalization", "zca_whitening", "zca_epsilon", "rotation_range",
+             "width_shift_range", "height_shift_range", "brightness_range", "shear_range",
+             "zoom_range")  # fmt: skip
 
 
 def _moves(call: ast.Call) -> bool:
-    """Whether the generator is given a transform that moved (not a literal 0, False or None)."""
+    """Whether the generator is given a transform that moved (not a literal 0, False or None).
+
+    A positional call names its arguments by TF 1.x's order, so ``zca_epsilon`` or
+    ``channel_shift_range`` given by position is not taken for a transform that moved.
+    """
     given = {k.arg: k.value for k in call.keywords if k.arg}
-    values = [given[a] for a in MOVED if a in given] + call.args[4:]  # positional: rare
+    given.update(zip(POSITIONS, call.args))
+    values = [given[a] for a in MOVED if a in given]
     return any(not (isinstance(v, ast.Constant) and not v.value) for v in values)
 
 
