@@ -9,8 +9,8 @@ _contrib_crf.py), ``.signal``, whose every name was already ``tf.signal``'s func
 1.15 (Tacotron's Griffin-Lim), ``.nn`` (_contrib_nn.py: Inception's flipped losses) and
 ``.opt``'s SciPy interface and Adam family (_contrib_opt.py, _contrib_opt_adam.py) and
 ``.memory_stats``'s two counters (_contrib_memory_stats.py), ``.lookup`` and ``.util``
-(_contrib_lookup.py), ``.predictor``'s ``from_saved_model`` (_contrib_predictor.py) and
-``.losses`` (_contrib_losses.py).
+(_contrib_lookup.py), ``.predictor``'s ``from_saved_model`` (_contrib_predictor.py),
+``.losses`` (_contrib_losses.py) and ``.factorization``'s k-means (_contrib_factorization.py).
 
 TF-slim's own trainer and evaluator in tensorflow/models (their last, tf_slim
 + ``tensorflow.compat.v1`` versions) import ``tensorflow.contrib.quantize`` at
@@ -61,6 +61,7 @@ from tf1_train.compat import (
     _contrib_distributions,
     _contrib_eager,
     _contrib_estimator,
+    _contrib_factorization,
     _contrib_impl_paths,
     _contrib_lookup,
     _contrib_losses,
@@ -132,6 +133,7 @@ PLACEHOLDERS = {
     "from_estimator: estimator.export_saved_model, then from_saved_model",
     "losses": "TF 1.0's losses are kept (predictions or logits first, weights from the first "
     "dimension on); metric_learning is not: TensorFlow Addons' triplet and lifted losses",
+    "factorization": _contrib_factorization.GONE,
 }
 
 
@@ -225,6 +227,7 @@ _KEPT = {
     "util": (_contrib_lookup.UTIL_KEPT, _contrib_lookup.resolve_util),
     "predictor": (_contrib_predictor.KEPT, _contrib_predictor.resolve),
     "losses": (_contrib_losses.KEPT, _contrib_losses.resolve),
+    "factorization": (_contrib_factorization.KEPT, _contrib_factorization.resolve),
 }
 
 
@@ -256,6 +259,8 @@ def kept(submodule: str, name: str, deeper: str = "", *tail: str) -> bool:
         return _contrib_tpu.tpu_kept(name)
     if submodule == "estimator":
         return _contrib_estimator.kept(name)
+    if submodule == "factorization":
+        return _contrib_factorization.kept(name)
     return name in _KEPT.get(submodule, ((), None))[0]
 
 
@@ -300,6 +305,8 @@ DESCRIBED = {
     "signature called with a dict), from_estimator raises",
     "losses": "its fourteen losses and collection helpers work as in TF 1.15 (TF 1.0's argument "
     "order and weights), metric_learning raises",
+    "factorization": "KMeans and KMeansClustering (tensorflow-estimator's, when it is installed) "
+    "work as in TF 1.15 (contrib's seed and transform), GMM and WALS raise",
 }
 
 
