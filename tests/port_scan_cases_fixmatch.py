@@ -46,6 +46,7 @@ FIXMATCH = [
         "r = np.reshape(img, newshape=(2, 2))  # expect: numpy-removed\n"
         "np.lookfor('mean')  # expect: numpy-removed\n"
         "a.itemset(0, 1)  # expect: numpy-removed\n"
+        "scaled = (x - x.min(0)) / x.ptp(0)  # expect: numpy-removed\n"
         "q = np.array(action, copy=False)  # expect: numpy-removed\n"
         "batch = np.stack(x['image'] for x in samples)  # expect: numpy-removed\n"
         "total = np.sum(len(x) for x in samples)  # expect: numpy-removed\n",
@@ -54,7 +55,8 @@ FIXMATCH = [
         "r = np.reshape(img, (2, 2))\ns = ET.tostring(node)\nm = np.row_stack([a, a])\n"
         "q = np.asarray(action)\nc = np.array(action, copy=True)\n"
         "batch = np.stack([x['image'] for x in samples])\n"
-        "total = sum(len(x) for x in samples)\nbig = np.max(x for x in samples)\n",
+        "total = sum(len(x) for x in samples)\nbig = np.max(x for x in samples)\n"
+        "scaled = (x - x.min(0)) / np.ptp(x, 0)\n",
     ),
     (
         "variable-truth",

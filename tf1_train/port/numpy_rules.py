@@ -68,6 +68,7 @@ _rule(
 METHODS = {
     "tostring": "x.tobytes() (the same bytes): NumPy 2 removed ndarray.tostring",
     "itemset": "a[index] = value: NumPy 2 removed ndarray.itemset",
+    "ptp": "np.ptp(x, axis) (the same numbers): NumPy 2 removed ndarray.ptp",
 }
 FROMSTRING = (
     "np.frombuffer(data, dtype) (a read-only view: add .copy() to write to it): NumPy 2 "
