@@ -78,6 +78,11 @@ def test_what_needs_keras_2_raises_one_line(installed, name):
     assert _refusal("v1", name).startswith(f"tf.estimator.{name} is built on Keras 2")
 
 
+@pytest.mark.parametrize("name", _estimator.GONE)
+def test_tf_1_15s_boosted_trees_which_the_package_lost_raise_one_line(installed, name):
+    assert "is not in tensorflow-estimator 2.15" in _refusal("v1", name)
+
+
 @pytest.mark.parametrize("name", _estimator.KERAS2_V2)
 def test_tf2s_canned_models_and_heads_raise_one_line_naming_the_v1_class(installed, name):
     message = _refusal("v2", name)
@@ -220,11 +225,12 @@ LINES = (
     "hook = tf.estimator.experimental.stop_if_no_decrease_hook\n"
     "head = tf.estimator.MultiClassHead(3)\n"
     "sdca = tf.estimator.experimental.LinearSDCA('e')\n"
+    "trees = tf.estimator.BoostedTreesRegressor([], 4)\n"
 )
 # program: (its source, the lines that raise after install())
 SCANNED = {
-    "v1": ("import tensorflow.compat.v1 as tf\n" + LINES, {7, 8}),
-    "tf2": ("import tensorflow as tf\n" + LINES, {5, 7, 8}),  # TF 2's DNNClassifier: Keras 2
+    "v1": ("import tensorflow.compat.v1 as tf\n" + LINES, {7, 8, 9}),
+    "tf2": ("import tensorflow as tf\n" + LINES, {5, 7, 8, 9}),  # TF 2's DNNClassifier: Keras 2
 }
 
 
@@ -234,7 +240,7 @@ def test_the_scan_breaks_exactly_where_the_installed_program_raises(program):
     path = pathlib.Path(os.environ["TMPDIR"]) / f"estimator_lines_{program}.py"
     path.write_text(source)
     plain = {f.line for f in scanner.scan([str(path)]).findings if f.severity == "breaks"}
-    assert plain == {2, 3, 4, 5, 6, 7, 8}  # without tf1_train.compat, every use
+    assert plain == {2, 3, 4, 5, 6, 7, 8, 9}  # without tf1_train.compat, every use
     under = {f.line for f in scanner.scan([str(path)], compat=True).findings
              if f.severity == "breaks"}  # fmt: skip
     errors = (AttributeError, ImportError, NameError, NotImplementedError)

@@ -129,6 +129,14 @@ RNN_WHY = (
     "graph, and TF 1.x had no such class: build the RNN in your model_fn "
     "(tf.compat.v1.nn.dynamic_rnn and the cells of tf.compat.v1.nn.rnn_cell)"
 )
+# TF 1.15's tf.estimator names tensorflow-estimator 2.15 no longer has (its
+# boosted_trees module was deleted; TF 2.21 still has the BoostedTrees* kernels).
+GONE = ("BoostedTreesClassifier", "BoostedTreesRegressor", "BoostedTreesEstimator")
+GONE_WHY = (
+    "is not in tensorflow-estimator 2.15 (its gradient-boosted trees were removed from the "
+    "package), so TF 1.15's canned boosted trees cannot be served: train them with "
+    "TensorFlow Decision Forests, XGBoost/LightGBM or sklearn's GradientBoosting*"
+)
 V1_PATH, V2_PATH = "tensorflow.compat.v1.estimator", "tensorflow.estimator"
 DESCRIBE = (
     "tensorflow-estimator's code (TF 1.x's tf.estimator on the v1 API, TF 2's on "
@@ -144,6 +152,8 @@ def available() -> bool:
 
 def why(name: str, v2: bool = False) -> str:
     """The one line ``tf.estimator.<name>`` raises (of the v2 API: ``v2``)."""
+    if name in GONE:
+        return f"tf.estimator.{name} {GONE_WHY}"
     if v2 and name.startswith("experimental.RNN"):
         return f"tf.estimator.{name} {RNN_WHY}"
     if v2 and name not in KERAS2:
@@ -225,6 +235,8 @@ def v1_api(put):
     for _, name in _estimator_canned.BUILDERS:
         put(api.experimental, name, getattr(_estimator_canned, name))
     _refuse(api, KERAS2, put, v2=False)
+    for name in GONE:  # absent from the package: the one line instead of AttributeError
+        put(api, name, refused(name))
     return api
 
 
@@ -257,6 +269,8 @@ def scan_verdict(path: str):
     if not available():
         return False, INSTALL_HINT
     name = path[len(V2_PATH if v2 else V1_PATH) + 1 :]
+    if name.split(".")[0] in GONE:
+        return False, why(name.split(".")[0], v2)
     for dotted in KERAS2_V2 if v2 else KERAS2:
         if name == dotted or name.startswith(dotted + "."):
             return False, why(dotted, v2)
