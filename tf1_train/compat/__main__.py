@@ -40,7 +40,33 @@ import sys
 import traceback
 from typing import NamedTuple, Optional, Tuple
 
-from tf1_train.compat import _horovod, _v1_notes, install
+
+def _eigen_for_v1_seeds(argv: list) -> bool:
+    """``--v1_seeds`` turns oneDNN's CPU kernels off, before TensorFlow loads.
+
+    It asks for TF 1.x's numbers, and TF 1.x's pip packages computed them with
+    Eigen's kernels; TensorFlow 2.21 turns oneDNN's on by itself on CPUs with
+    AVX-512 VNNI/BF16 or AMX, whose matmuls round otherwise (a graph-seeded
+    regression of the TensorFlow cookbook drew TF 1.15.5's weights, then left
+    its path at step 3's gradient). A TF_ENABLE_ONEDNN_OPTS already set is kept.
+    """
+    for arg in argv:
+        if not arg.startswith("--"):
+            return False  # the program and its own arguments
+        if arg == "--v1_seeds" and "TF_ENABLE_ONEDNN_OPTS" not in os.environ:
+            os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
+            return True
+    return False
+
+
+EIGEN_NOTE = (
+    "note: --v1_seeds: oneDNN's CPU kernels off (TF_ENABLE_ONEDNN_OPTS=0), as TF 1.x's pip "
+    "packages computed, so the steps keep TF 1.15.5's round-off; TF_ENABLE_ONEDNN_OPTS=1 "
+    "keeps them on (faster convolutions, other round-off)"
+)
+_EIGEN = __name__ == "__main__" and _eigen_for_v1_seeds(sys.argv[1:])
+
+from tf1_train.compat import _horovod, _v1_notes, install  # noqa: E402 (TensorFlow loads)
 
 USAGE = (
     "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--v1_variables] "
@@ -135,6 +161,8 @@ def main(argv: Optional[list] = None) -> int:
     if given.refused:
         print(f"error: {given.refused}", file=sys.stderr)
         return 2
+    if given.v1_seeds and _EIGEN:
+        print(EIGEN_NOTE, file=sys.stderr)
     if not argv:
         named = [f"--{n}" for n in SWITCH_FIELDS if getattr(given, n)]
         named = named or ["--gpus_as_cpus"]
