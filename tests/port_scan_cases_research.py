@@ -109,6 +109,20 @@ RESEARCH = [
         "clf = svm.SVC()\nclf.fit(X, y)\n",
     ),
     (
+        "keras-compile-v1-optimizer",
+        "import tensorflow as tf\nfrom tensorflow import keras\n"
+        "model = keras.models.Sequential([keras.layers.Dense(1)])\n"
+        "model.compile(loss='mse', optimizer=tf.train.AdamOptimizer(1e-3))"
+        "  # expect: keras-compile-v1-optimizer\n"
+        "opt = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)\n"
+        "model.compile(opt, 'mse')  # expect: keras-compile-v1-optimizer\n",
+        "import tensorflow as tf\nfrom tensorflow import keras\n"
+        "model = keras.models.Sequential([keras.layers.Dense(1)])\n"
+        "model.compile(loss='mse', optimizer=keras.optimizers.Adam(1e-3, epsilon=1e-8))\n"
+        "opt = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)\ntrain_op = opt.minimize(loss)\n"
+        "model.compile('adam', 'mse')\n",
+    ),
+    (
         "assign-validate-shape",
         "import tensorflow.compat.v1 as tf\nv = tf.Variable(tf.zeros([0]), trainable=False)\n"
         "up = tf.assign(v, tf.concat([v, x], 0), validate_shape=False)"

@@ -51,3 +51,50 @@ def findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[s
             fills = {"rate": ast.unparse(rate) if rate is not None else "the learning rate"}
             fills["decay"] = ast.unparse(given["decay"])
             yield node, "keras-optimizer-decay", f"{construct}(decay=...)", fills
+
+
+V1_ROW = "a `tf.train` optimizer given to a Keras model's `compile`"
+V1_KEY = "keras-compile-v1-optimizer"
+_rule(
+    V1_KEY,
+    BREAKS,
+    "keras.optimizers.{keras}(learning_rate=...) in {call}, with TF 1.x's defaults spelt out "
+    "where they differ (Adam's epsilon 1e-8, Keras 3's 1e-7; RMSProp's mean square started "
+    "at 1 with epsilon inside the root, Keras 3's at 0 with it outside: other first steps): "
+    "TF 1.x's tf.keras wrapped a tf.train optimizer and ran its update; Keras 3's compile "
+    "takes only its own (ValueError: Could not interpret optimizer identifier)",
+    "leaves it unchanged and reports nothing",
+    V1_ROW,
+)
+V1_PREFIXES = ("tensorflow.train.", "tensorflow.compat.v1.train.", "tensorflow.contrib.opt.")
+KERAS_NAMES = {"GradientDescent": "SGD", "Momentum": "SGD", "RMSProp": "RMSprop"}
+
+
+def _v1_optimizer(path: str) -> str:
+    """The Keras name for a tf.train optimizer's path, or ''."""
+    if not (path.startswith(V1_PREFIXES) and path.endswith("Optimizer")):
+        return ""
+    name = path.rsplit(".", 1)[-1][: -len("Optimizer")]
+    return KERAS_NAMES.get(name, name or "SGD")
+
+
+def compile_findings(tree: ast.AST, resolve) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
+    """Each ``m.compile(optimizer=tf.train.XOptimizer(...))``, or of a name bound to one
+    (``opt = tf.train.AdamOptimizer(1e-3)``), the optimizer keyword or first argument."""
+    bound = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            keras = _v1_optimizer(resolve(node.value.func) or "")
+            bound.update({t.id: keras for t in node.targets if isinstance(t, ast.Name) and keras})
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "compile"):  # fmt: skip
+            continue
+        for value in [k.value for k in node.keywords if k.arg == "optimizer"] + node.args[:1]:
+            if isinstance(value, ast.Call):
+                keras = _v1_optimizer(resolve(value.func) or "")
+            else:
+                keras = bound.get(value.id, "") if isinstance(value, ast.Name) else ""
+            if keras:
+                fills = {"keras": keras, "call": ast.unparse(node.func)}
+                yield value, V1_KEY, ast.unparse(value), fills

@@ -65,6 +65,7 @@ def findings(tree: ast.AST, resolve, uses, file: str, program: Program) -> list:
     raw.extend(keras2_rules.wrapper_findings(tree, resolve))
     raw.extend(keras_graph_rules.findings(tree, resolve, program.eager_off))
     raw.extend(keras_optimizer_rules.findings(tree, resolve))
+    raw.extend(keras_optimizer_rules.compile_findings(tree, resolve))
     raw.extend(keras_cell_rules.findings(tree, resolve))
     raw.extend(keras_image_rules.findings(tree, resolve))
     raw.extend(py2_rules.findings(tree))
