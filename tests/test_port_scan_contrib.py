@@ -226,3 +226,14 @@ def test_without_tf_slim_its_contrib_submodules_stay_missing_in_scan_and_run(
     every_contrib_line = set(range(2, 25))
     assert raising_lines(source) == every_contrib_line
     assert {f.line for f in report.findings if f.severity == "breaks"} == every_contrib_line
+
+
+def test_contrib_keras_is_named_as_the_tf_keras_it_was(tmp_path):
+    """TF 1.x's tf.contrib.keras held tf.keras' own objects (the TensorFlow cookbook's
+    ``tf.contrib.keras.datasets.cifar10.load_data()``)."""
+    (tmp_path / "prog.py").write_text(
+        "import tensorflow as tf\n(x, y), _ = tf.contrib.keras.datasets.cifar10.load_data()\n"
+    )
+    (found,) = scan.scan([str(tmp_path)], v1=True).findings
+    assert found.severity == "breaks"
+    assert "keras -> tf.keras (contrib.keras was its alias" in found.fix

@@ -273,6 +273,7 @@ CONTRIB: Dict[str, str] = {
     "losses": "tf.compat.v1.losses with the labels first and weights broadcastable from the "
     "last dimension; unmodified: tf1_train.compat.install() serves TF 1.0's losses",
     "summary": "tf.summary (TF2, with a default writer)",
+    "keras": "tf.keras (contrib.keras was its alias on TF 1.x: the same objects)",
     "factorization": "tf.compat.v1.estimator.experimental.KMeans (seed= through the graph "
     "seed, transform's square roots); unmodified: tf1_train.compat.install() serves its k-means",
     "eager": "tf (eager is the TF2 default: drop enable_eager_execution; tfe.Variable -> "
