@@ -123,6 +123,14 @@ RESEARCH = [
         "model.compile('adam', 'mse')\n",
     ),
     (
+        "keras-accuracy-key",
+        "model.compile(loss='mse', optimizer='adam', metrics=['accuracy'])\n"
+        "h = model.fit(X, y)\nplt.plot(h.history['acc'])  # expect: keras-accuracy-key\n"
+        "v = logs.get('val_acc')  # expect: keras-accuracy-key\n",
+        "model.compile(loss='mse', optimizer='adam', metrics=['acc'])\n"
+        "h = model.fit(X, y)\nplt.plot(h.history['acc'])\nv = logs.get('val_acc')\n",
+    ),
+    (
         "assign-validate-shape",
         "import tensorflow.compat.v1 as tf\nv = tf.Variable(tf.zeros([0]), trainable=False)\n"
         "up = tf.assign(v, tf.concat([v, x], 0), validate_shape=False)"

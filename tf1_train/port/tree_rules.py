@@ -23,6 +23,7 @@ from tf1_train.port import (
     keras_cell_rules,
     keras_graph_rules,
     keras_image_rules,
+    keras_metric_rules,
     keras_optimizer_rules,
     librosa_rules,
     loop_rules,
@@ -68,6 +69,7 @@ def findings(tree: ast.AST, resolve, uses, file: str, program: Program) -> list:
     raw.extend(keras_optimizer_rules.compile_findings(tree, resolve))
     raw.extend(keras_cell_rules.findings(tree, resolve))
     raw.extend(keras_image_rules.findings(tree, resolve))
+    raw.extend(keras_metric_rules.findings(tree))
     raw.extend(py2_rules.findings(tree))
     raw.extend(py3_rules.findings(tree))
     raw.extend(generator_rules.findings(tree))
