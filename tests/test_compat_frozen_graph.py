@@ -10,9 +10,12 @@ predictions bit-identical to a graph TF 1.15.5 froze itself). Here: no
 attribute equals its op's default, the two TF 1.15 did not know are gone,
 and the frozen graph computes what the session did."""
 
+import os
+
 import numpy as np
 import pytest
 import tensorflow as tf
+from conftest import ROOT, run_legacy_script
 from tensorflow.python.framework import op_def_registry
 
 from tf1_train.compat import _frozen_graph
@@ -84,3 +87,15 @@ def test_the_attributes_tf_1_15_does_not_know_are_left_out_at_their_defaults():
     assert {(n.op, a) for n in frozen.node for a in n.attr} >= NEWER
     stripped = _frozen_graph.strip_default_attributes(frozen)
     assert not {(n.op, a) for n in stripped.node for a in n.attr} & NEWER
+
+
+# what TensorFlow 1.15.5 printed for tests/legacy_scripts/retrain_style.py (2026-12-07)
+RETRAIN_TF_1_15_5 = {"shapes": "() (2, 3, 4)", "ops": "Const Const Identity Identity Mul",
+                     "live": "6.0", "frozen": "6.0"}  # fmt: skip
+
+
+def test_tf_1_xs_retrain_script_draws_its_distortions_and_freezes_as_written(tmp_path):
+    """TF 1.x's retrain.py reads ``tensor_shape.scalar`` and the private
+    ``graph_util.convert_variables_to_constants``: put back, it runs as on 1.15.5."""
+    script = os.path.join(ROOT, "tests", "legacy_scripts", "retrain_style.py")
+    assert run_legacy_script("--v1", tmp_path, script) == RETRAIN_TF_1_15_5

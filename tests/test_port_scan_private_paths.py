@@ -80,4 +80,5 @@ def test_the_names_install_puts_back_work_under_compat(tmp_path, installed):
     (SSD-Tensorflow's tf_image.py was told 5 lines break that ran)."""
     findings = _scan(tmp_path, PROGRAM, compat=True)
     breaks = {f.line for f in findings if f.severity == "breaks"}
-    assert breaks == raising_lines(PROGRAM, (AttributeError, ImportError)) == {3, 8, 9, 10}
+    # line 3, graph_util.convert_variables_to_constants, is put back too (TF 1.x's retrain.py)
+    assert breaks == raising_lines(PROGRAM, (AttributeError, ImportError)) == {8, 9, 10}

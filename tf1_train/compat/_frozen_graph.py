@@ -17,16 +17,21 @@ frozen detector: bit-identical predictions there, measured).
 
 import functools
 
+PRIVATE = "tensorflow.python.framework.graph_util.convert_variables_to_constants"
+
 
 def install(set_attribute, v1_apis) -> None:
     """``convert_variables_to_constants`` that strips, where the v1 API
     (``tf.compat.v1.graph_util``, ``tf.graph_util`` under --v1) and
     TensorFlow's own module hold it."""
-    from tensorflow.python.framework import convert_to_constants
+    from tensorflow.python.framework import convert_to_constants, graph_util
 
     original = convert_to_constants.convert_variables_to_constants
     stripped = _stripping(getattr(original, "_tf1_train_original", original))
     set_attribute(convert_to_constants, "convert_variables_to_constants", stripped)
+    # TF 1.x's own path, gone from 2.21's private graph_util (TF 1.x's
+    # image_retraining/retrain.py and its copies, freeze scripts): PRIVATE
+    set_attribute(graph_util, "convert_variables_to_constants", stripped)
     for api in v1_apis:
         set_attribute(api.graph_util, "convert_variables_to_constants", stripped)
 

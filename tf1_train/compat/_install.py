@@ -9,7 +9,7 @@ Keras 3" on first use, and TensorFlow's private
 ``tensorflow.python.layers.normalization`` (which tf-slim's ``batch_norm``
 uses) forwards to ``tf_keras.legacy_tf_layers``, which is not installed. Both
 are re-pointed here; the private names tf-slim 1.1.0 reads are put back where
-TensorFlow moved them (``_restore_removed_names``), NumPy's aliases of the
+TensorFlow moved them (_removed_names.py), NumPy's aliases of the
 builtins (``np.int``) likewise, and ``tensorflow.contrib.quantize``,
 ``.training``, ``.rnn``, ``.legacy_seq2seq``, ``.seq2seq``, ``.crf`` and
 ``.distributions`` become importable
@@ -200,43 +200,11 @@ def uninstall() -> None:
     _state["installed"] = False
 
 
-# (private module, name tf-slim 1.1.0 reads, where TensorFlow 2.21 keeps the
-# same object): every such read of tf-slim's that 2.21 no longer answers
-# (found by walking tf-slim's source; tests/test_compat_install.py repeats
-# the walk).
-REMOVED_NAMES = (
-    ("tensorflow.python.framework.ops", "Tensor", "tensorflow.Tensor"),
-    ("tensorflow.python.framework.ops", "IndexedSlices", "tensorflow.IndexedSlices"),
-    ("tensorflow.python.ops.variable_scope", "variable", "variable_scope._variable_v1"),
-    ("tensorflow.python.ops.array_ops", "stack", "v1.stack"),
-    ("tensorflow.python.ops.array_ops", "unstack", "v1.unstack"),
-    ("tensorflow.python.ops.control_flow_ops", "Assert", "v1.Assert"),
-    ("tensorflow.python.ops.control_flow_ops", "case", "v1.case"),
-    ("tensorflow.python.ops.control_flow_ops", "cond", "v1.cond"),
-    ("tensorflow.python.ops.control_flow_ops", "while_loop", "v1.while_loop"),
-)
-
-
 def _restore_removed_names() -> None:
-    """Private names tf-slim 1.1.0 reads that TensorFlow 2.21 moved elsewhere,
-    so its calls raised ``AttributeError``: ``ops.Tensor`` (its fused
-    ``batch_norm``: ``updates_collections=None``, ``zero_debias_moving_mean``,
-    2-D inputs), ``variable_scope.variable`` (``slim.local_variable``),
-    ``control_flow_ops.case``/``cond`` (``tfexample_decoder.Image``, so every
-    ``DatasetDataProvider`` of images), ``array_ops.stack``, ... Each is put
-    back as the very object TensorFlow now keeps under another name (the v1
-    API's, for the functions); nothing else is touched."""
-    import importlib
+    """Private names tf-slim 1.1.0 and TF 1.x's retrain.py read (_removed_names.py)."""
+    from tf1_train.compat import _removed_names
 
-    import tensorflow as tf
-    from tensorflow.python.ops import variable_scope
-
-    roots = {"tensorflow": tf, "v1": tf.compat.v1, "variable_scope": variable_scope}
-    for module_name, name, source in REMOVED_NAMES:
-        module = importlib.import_module(module_name)
-        if name not in module.__dict__:
-            root, attribute = source.split(".", 1)
-            _set(module, name, getattr(roots[root], attribute))
+    _removed_names.restore(_set)
 
 
 def _find_named_global_step() -> None:

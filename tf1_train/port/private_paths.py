@@ -16,7 +16,7 @@ import functools
 import pathlib
 from typing import FrozenSet, Iterator, Optional, Tuple
 
-from tf1_train.compat import _estimator, _install
+from tf1_train.compat import _estimator, _frozen_graph, _removed_names
 from tf1_train.port import api_names
 from tf1_train.port.rules import BREAKS, _rule
 
@@ -24,7 +24,8 @@ PREFIX = "tensorflow.python."
 # The private modules tf1_train.compat.install() puts back (tensorflow-estimator's imports).
 SERVED = (_estimator.BRIDGE, _estimator.PRIVATE, *_estimator.TPU_MODULES)
 # and the names it puts back in modules TensorFlow 2.21 keeps (control_flow_ops.cond, ops.Tensor)
-SERVED_NAMES = frozenset(f"{module}.{name}" for module, name, _ in _install.REMOVED_NAMES)
+SERVED_NAMES = frozenset(f"{module}.{name}" for module, name, _ in _removed_names.REMOVED_NAMES)
+SERVED_NAMES |= {_frozen_graph.PRIVATE}
 ROW_PRIVATE = "TensorFlow's private modules (`tensorflow.python.*`)"
 _rule(
     "private-path",
