@@ -97,3 +97,24 @@ def test_after_install_shapes_tf_1_15_made_a_tensor_of_still_refuse_a_float(inst
     # measured on TF 1.15.5, 2026-12-07: "DataType float32 not in list of allowed values"
     with tf.Graph().as_default(), pytest.raises(TypeError, match="float32 not in list"):
         tf.reshape(tf.zeros([512]), [2.0, 256.0])
+
+
+def _class_count_shapes():
+    """The TensorFlow cookbook's ``np.max(labels) + 1`` over MNIST's uint8 labels: uint8
+    under NumPy 2, int64 under TF 1.15.5's NumPy 1.18 (which drew these shapes)."""
+    classes = np.max(np.array([3, 9], dtype=np.uint8)) + 1
+    with tf.Graph().as_default():
+        made = [v1.truncated_normal([1024, classes]), v1.random_uniform((classes,))]
+        with pytest.raises(TypeError, match="DataType uint8"):  # refused on 1.15.5 too
+            v1.random_normal(np.array([2, classes], np.uint8))
+        return [t.shape.as_list() for t in made]
+
+
+def test_without_install_numpy_2s_uint8_class_count_is_refused_as_a_shape():
+    assert np.max(np.array([3, 9], dtype=np.uint8)) + 1 == np.uint8(10)  # NEP 50
+    with pytest.raises(TypeError, match="DataType uint8"):
+        _class_count_shapes()
+
+
+def test_after_install_it_draws_the_shapes_tf_1_15_5_drew(installed):
+    assert _class_count_shapes() == [[1024, 10], [10]]

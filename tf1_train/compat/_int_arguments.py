@@ -29,11 +29,21 @@ DeepSpeech the float.
   1.15 made a tensor of (``fill``, ``reshape``, ``random_normal``, ``tile``)
   refused a float then and still do.
 
+- A NumPy integer narrower than int32 in a shape a random op makes a tensor of:
+  the TensorFlow cookbook counts its classes as ``np.max(labels) + 1`` over
+  MNIST's uint8 labels. NumPy 1.x made that sum an int64 (value-based
+  casting); NumPy 2 (NEP 50) keeps it uint8, and ``tf.truncated_normal([1024,
+  target_size])`` refuses the uint8 tensor of its shape: ``TypeError: Value
+  passed to parameter 'shape' has DataType uint8 not in list of allowed
+  values: int32, int64``.
+
 install() passes each on as the Python int TF 1.15 made of it, so the buffer
 and the shape are the ones the program asked for.
 """
 
 import numbers
+
+import numpy as np
 
 
 def _as_tf1_int(value):
@@ -49,10 +59,39 @@ def _as_tf1_int(value):
     return value
 
 
+def _narrow(value) -> bool:
+    """A NumPy integer scalar narrower than int32, or a uint32."""
+    if not isinstance(value, np.integer):
+        return False
+    return value.dtype.itemsize < 4 or value.dtype == np.uint32
+
+
+def _wide_shape(shape):
+    """A list or tuple ``shape`` with its narrow NumPy integers as Python ints (an array
+    of them stays: TF 1.15 refused a uint8 array too)."""
+    if isinstance(shape, (list, tuple)) and any(_narrow(d) for d in shape):
+        return type(shape)(int(d) if _narrow(d) else d for d in shape)
+    return shape
+
+
+def _install_shape_tensor(set_attribute) -> None:
+    from tensorflow.python.ops import shape_util
+
+    original = getattr(shape_util.shape_tensor, "_tf1_train_original", shape_util.shape_tensor)
+
+    def shape_tensor(shape):
+        return original(_wide_shape(shape))
+
+    shape_tensor._tf1_train_original = original
+    set_attribute(shape_util, "shape_tensor", shape_tensor)
+
+
 def install(set_attribute) -> None:
-    """Both conversions, through ``set_attribute`` (_install._set)."""
+    """The conversions, through ``set_attribute`` (_install._set)."""
     from tensorflow.python.data.ops import prefetch_op
     from tensorflow.python.framework import tensor_shape
+
+    _install_shape_tensor(set_attribute)
 
     prefetch = getattr(prefetch_op._prefetch, "_tf1_train_original", prefetch_op._prefetch)
 
