@@ -74,11 +74,12 @@ def test_the_tf2_port_on_scipy_minimizer_follows_the_tf1_program(tf1_run, tmp_pa
     _same_start_and_path(_tf2_port(tmp_path), tf1_run)
 
 
-def test_tf1s_way_of_evaluating_a_point_would_stop_lbfgs_at_once(installed):
+def test_tf1s_way_of_evaluating_a_point_would_stop_lbfgs_at_once():
     """TF 1.15 fed each point to the variables. On resource variables the
-    feed is ignored: every point gives the starting loss and gradient, the
-    line search fails, and the variables stay where they were, without an
-    error. The compat interface assigns the point instead."""
+    feed is ignored (without install(), whose fed variables' reads take the
+    feed: _variable_feeds.py): every point gives the starting loss and
+    gradient, the line search fails, and the variables stay where they were,
+    without an error. The compat interface assigns the point instead."""
     from tf1_train.compat._contrib_opt import ScipyOptimizerInterface
 
     class FeedingInterface(ScipyOptimizerInterface):

@@ -80,6 +80,7 @@ def install() -> None:
         _regularizers,
         _tensorboard_v1,
         _variable_class,
+        _variable_feeds,
         _while_loop,
         layers,
     )
@@ -107,6 +108,7 @@ def install() -> None:
     _initialized_value.install(_set)  # TF 1.15's Variable.initialized_value
     _variable_class.install(_set)  # isinstance(v, tf.compat.v1.Variable), `if v:` (v1 graph)
     _int_arguments.install(_set)  # prefetch(np.int64(n)), bool/float dimensions: TF 1.x's ints
+    _variable_feeds.install(_set)  # a fed variable's reads take the feed, as TF 1.x's did
     _keras_v1_initializers.install(_set, _v1_apis())  # TF 1.15's tf.compat.v1.keras.initializers
     _tensorboard_v1.install(_set)  # tensorboard.summary.custom_scalar_pb & co. (TensorBoard 1.x)
     _while_loop.install(_set)  # a loop's results in its body's structure, as TF 1.x packed them

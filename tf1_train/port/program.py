@@ -163,6 +163,12 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
         )
     if key == "eager-placeholder" and program.graph_context:
         return WORKS, "runs only inside `with tf.Graph().as_default():` blocks"
+    if key.startswith("feed-variable") and program.compat_installed:
+        return WORKS, (
+            "works through python -m tf1_train.compat or after tf1_train.compat.install(): the "
+            "feed goes to the variable's reads, as TF 1.x's did (a read inside a TF 2 cond or "
+            "loop cannot take it: one note names the variable; --v1_variables takes it there)"
+        )
     if key in INSTALL_FIXES and program.compat_installed:
         return WORKS, (
             "works: the program runs through python -m tf1_train.compat or calls "
