@@ -47,6 +47,7 @@ FIXMATCH = [
         "np.lookfor('mean')  # expect: numpy-removed\n"
         "a.itemset(0, 1)  # expect: numpy-removed\n"
         "scaled = (x - x.min(0)) / x.ptp(0)  # expect: numpy-removed\n"
+        "i = int(np.random.choice(len(s), size=1))  # expect: numpy-removed\n"
         "q = np.array(action, copy=False)  # expect: numpy-removed\n"
         "batch = np.stack(x['image'] for x in samples)  # expect: numpy-removed\n"
         "total = np.sum(len(x) for x in samples)  # expect: numpy-removed\n",
@@ -56,7 +57,7 @@ FIXMATCH = [
         "q = np.asarray(action)\nc = np.array(action, copy=True)\n"
         "batch = np.stack([x['image'] for x in samples])\n"
         "total = sum(len(x) for x in samples)\nbig = np.max(x for x in samples)\n"
-        "scaled = (x - x.min(0)) / np.ptp(x, 0)\n",
+        "scaled = (x - x.min(0)) / np.ptp(x, 0)\ni = int(np.random.choice(len(s)))\n",
     ),
     (
         "variable-truth",

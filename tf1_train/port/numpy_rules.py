@@ -130,7 +130,7 @@ def findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]
                 if fix:
                     yield node, "numpy-removed", construct, _lib_fills(path, fix)
         if isinstance(node, ast.Call):
-            fix = _call_fix(node, numpy.resolve(node.func))
+            fix = _call_fix(node, numpy.resolve(node.func)) or _scalar_of_one(node, numpy)
             if fix:
                 yield node, "numpy-removed", ast.unparse(node), {"fix": fix}
         load = _pickled_load(node, numpy)
@@ -211,6 +211,30 @@ def _pickled_load(node: ast.AST, numpy: Aliases):
     if not (isinstance(load, ast.Call) and numpy.resolve(load.func) == "numpy.load"):
         return None
     return None if any(k.arg == "allow_pickle" for k in load.keywords) else load
+
+
+ONE_ELEMENT = (
+    "{builtin}(x[0]) of the one-element array, or the draw without size= (a scalar): NumPy "
+    "1.25 deprecated {builtin}() of an array of one element and NumPy 2 refuses it (TypeError: "
+    "only 0-dimensional arrays can be converted to Python scalars)"
+)
+SIZE_POSITION = {"numpy.random.choice": 1, "numpy.random.randint": 2}  # size= by position
+
+
+def _scalar_of_one(call: ast.Call, numpy: Aliases) -> str:
+    """``int(np.random.choice(n, size=1))``: the TensorFlow cookbook's word2vec helpers."""
+    builtin = call.func.id if isinstance(call.func, ast.Name) else ""
+    if builtin not in ("int", "float") or len(call.args) != 1:
+        return ""
+    inner = call.args[0]
+    path = numpy.resolve(inner.func) if isinstance(inner, ast.Call) else None
+    if not (path or "").startswith("numpy.random."):
+        return ""
+    size = [k.value for k in inner.keywords if k.arg == "size"]
+    at = SIZE_POSITION.get(path)
+    size += inner.args[at : at + 1] if at is not None else []
+    one = size and ast.unparse(size[0]).replace(" ", "") in ("1", "(1,)", "[1]")
+    return ONE_ELEMENT.format(builtin=builtin) if one else ""
 
 
 def _call_fix(call: ast.Call, path) -> str:
