@@ -25,6 +25,7 @@ from tf1_train.port import (
     native_rules,
     paths,
     private_paths,
+    programs,
     python2,
     runtime_rules,
     sources,
@@ -113,6 +114,25 @@ def scan(
         result, problems = _parse(path, v1)
         errors.extend(problems)
         parsed.extend([result] if result else [])
+    switches = dict(compat=compat, v1_shapes=v1_shapes, v1_variables=v1_variables,
+                    v1_control_flow=v1_control_flow)  # fmt: skip
+    found: Dict[int, list] = {}
+    for group in programs.groups([(f.file, f.tree) for f in parsed]):
+        program = _program([parsed[i] for i in group], **switches)
+        found.update({i: _file_findings(parsed[i], program) for i in group})
+    findings = [x for i in sorted(found) for x in found[i]]
+    native = sources.native_files(args)
+    program = _program(parsed, **switches) if native else None  # the code base's, as one
+    for path in native:
+        found, error = native_rules.file_findings(path)
+        errors.extend([error] if error else [])
+        findings.extend(_finding(str(path), *f, program) for f in found)
+    return Report([f.file for f in parsed] + [str(p) for p in native], findings, errors)
+
+
+def _program(parsed: List[_Parsed], compat: bool, v1_shapes: bool, v1_variables: bool,
+             v1_control_flow: bool) -> Program:  # fmt: skip
+    """The facts of one program's files (programs.py), with the runner's switches."""
     program = program_facts(
         [p for f in parsed for _, p, _ in f.uses] + [p for f in parsed for p in _imports(f)],
         graph_context=any(_enters_a_graph(f.tree) for f in parsed),
@@ -133,13 +153,7 @@ def scan(
     program = program._replace(variable_names=tensor_name_rules.variable_names(trees))
     every_path = [p for f in parsed for _, p, _ in f.uses]
     program = program._replace(merged_fetched=summary_rules.fetches_merged(trees, every_path))
-    findings = [x for f in parsed for x in _file_findings(f, program)]
-    native = sources.native_files(args)
-    for path in native:
-        found, error = native_rules.file_findings(path)
-        errors.extend([error] if error else [])
-        findings.extend(_finding(str(path), *f, program) for f in found)
-    return Report([f.file for f in parsed] + [str(p) for p in native], findings, errors)
+    return program
 
 
 def _calls_compat_install(tree: ast.AST) -> bool:
