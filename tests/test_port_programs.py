@@ -32,3 +32,21 @@ def test_a_code_base_that_imports_its_modules_is_one_program():
         ["repo/tools/plot.py"],
         ["repo/notebook.ipynb"],
     ]  # fmt: skip
+
+
+def test_a_helper_beside_each_script_is_that_scripts_own():
+    """The TensorFlow cookbook's word2vec recipes each import the text_helpers.py of
+    their own folder: a program each, not one."""
+    files = [
+        ("nlp/skipgram/train.py", "import text_helpers\n"),
+        ("nlp/skipgram/text_helpers.py", ""),
+        ("nlp/cbow/train.py", "import text_helpers\n"),
+        ("nlp/cbow/text_helpers.py", ""),
+        ("tools/run.py", "import helpers\n"),  # none beside it: the one found elsewhere
+        ("lib/helpers.py", ""),
+    ]
+    assert _groups(files) == [
+        ["nlp/skipgram/train.py", "nlp/skipgram/text_helpers.py"],
+        ["nlp/cbow/train.py", "nlp/cbow/text_helpers.py"],
+        ["tools/run.py", "lib/helpers.py"],
+    ]

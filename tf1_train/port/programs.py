@@ -35,6 +35,14 @@ def _imported(tree: ast.AST) -> Iterator[str]:
                 yield module
 
 
+def _found(candidates: List[int], files, importer: str) -> List[int]:
+    """The files an import can mean: the one beside the importer if there is one (a
+    script's own folder comes first on ``sys.path``), else every candidate."""
+    folder = pathlib.Path(importer).parent
+    beside = [j for j in candidates if pathlib.Path(files[j][0]).parent == folder]
+    return beside or candidates
+
+
 def groups(files: Sequence[Tuple[str, ast.AST]]) -> List[List[int]]:
     """Indices into ``files`` (path, tree), one list per program, in file order."""
     answers: Dict[str, List[int]] = {}
@@ -50,9 +58,9 @@ def groups(files: Sequence[Tuple[str, ast.AST]]) -> List[List[int]]:
             i = parent[i]
         return i
 
-    for i, (_, tree) in enumerate(files):
+    for i, (path, tree) in enumerate(files):
         for name in _imported(tree):
-            for j in answers.get(name, ()):
+            for j in _found(answers.get(name, []), files, path):
                 parent[root(j)] = root(i)
     found: Dict[int, List[int]] = {}
     for i in range(len(files)):
