@@ -3,9 +3,12 @@
 (carpedm20's DCGAN and its many copies), ``except AttributeError``
 fallbacks for versions before 0.7, ``except ImportError`` fallbacks after
 imports that still work (StyleGAN's ``nccl_ops``), the lines after an
-import that fails in such a ``try`` (OpenSeq2Seq's ``hvd.init()``), ``if "name" in dir(tf)`` and
-``hasattr`` tests. Each program here is written in those styles; the scan
-must say ``breaks`` exactly on the lines where running it raises.
+import that fails in such a ``try`` (OpenSeq2Seq's ``hvd.init()``),
+``if "name" in dir(tf)`` and ``hasattr`` tests, tests of TensorFlow's
+version (universe-starter-agent's ``use_tf12_api``;
+tf1_train/port/version_tests.py). Each program here is written in those
+styles; the scan must say ``breaks`` exactly on the lines where running it
+raises.
 """
 
 import pytest
@@ -108,6 +111,37 @@ PROGRAMS = {
         "    w = tf.mul\n",
         {9},
     ),
+    "version_flag": (  # openai/universe-starter-agent's worker.py
+        V1 + "import distutils.version\n"
+        "use_tf12_api = distutils.version.LooseVersion(tf.VERSION) >= "
+        "distutils.version.LooseVersion('0.12.0')\n"
+        "if use_tf12_api:\n"
+        "    m = tf.summary.merge_all\n"
+        "else:\n"
+        "    m = tf.merge_all_summaries\n"
+        "    w = tf.train.SummaryWriter\n"
+        "if not use_tf12_api:\n"
+        "    s = tf.scalar_summary\n",
+        set(),
+    ),
+    "version_tests_inline": (
+        V1 + "from distutils.version import LooseVersion\n"
+        "if LooseVersion(tf.__version__) < LooseVersion('1.0.0'):\n"
+        "    p = tf.pack\n"
+        "if tf.__version__ >= '1.0':\n"  # a string comparison, as Python makes it
+        "    c = tf.concat([[1]], 0)\n"
+        "else:\n"
+        "    c = tf.concat(0, [[1]])\n"
+        "if int(tf.__version__.split('.')[0]) < 1 or tf.VERSION.startswith('0.'):\n"
+        "    p = tf.pack\n"
+        "if tf.VERSION >= '1.0':\n"
+        "    q = tf.pack\n",
+        {12},
+    ),
+    "version_unknown": (  # a test of something else is no guard
+        V1 + "import sys\nif sys.version_info[0] >= 3 and tf.VERSION:\n    q = tf.pack\n",
+        {4},
+    ),
 }
 
 
@@ -150,3 +184,54 @@ def test_a_guarded_line_says_which_guard_and_is_still_one_finding(tmp_path):
     (found,) = [f for f in scan.scan([str(tmp_path)]).findings if f.severity != "rename"]
     assert found.line == 5 and found.severity == "works"  # the use, line 6: no finding
     assert found.fix.startswith("an except ImportError fallback")
+
+
+def test_a_version_test_names_itself_and_says_which_branch_tf1_ran(tmp_path):
+    (tmp_path / "prog.py").write_text(
+        V1 + "TF2 = int(tf.__version__.split('.')[0]) >= 2\n"
+        "if TF2:\n    x = 1\nelse:\n    p = tf.pack\n"
+        "if tf.__version__ < '0.12':\n    p = tf.pack\n"
+    )
+    found = [f for f in scan.scan([str(tmp_path)]).findings if f.severity == "works"]
+    assert [f.line for f in found] == [6]  # once per file and rule
+    assert found[0].fix.startswith(
+        "guarded by the version test `TF2`: on TensorFlow 2.21.0 this branch does not run "
+        "(TensorFlow 1.15 ran it: the other branch runs instead)"
+    )
+    (tmp_path / "prog.py").write_text(V1 + "if tf.__version__ < '0.12':\n    p = tf.pack\n")
+    (found,) = scan.scan([str(tmp_path)]).findings
+    assert found.fix.startswith("guarded by the version test `tf.__version__ < '0.12'`: on ")
+    assert "1.15 ran it" not in found.fix
+
+
+VERSION_TESTS = [
+    "LooseVersion(tf.VERSION) >= LooseVersion('0.12.0')",
+    "StrictVersion(tf.__version__) < StrictVersion('2.0.0')",
+    "version.parse(tf.__version__) >= version.parse('2.0')",
+    "tuple(map(int, tf.__version__.split('.')[:2])) >= (1, 4)",
+    "int(tf.__version__.split('.')[1]) >= 12",
+    "tf.__version__[0] == '2'",
+    "tf.version.VERSION.startswith('1.') and not tf.VERSION < '1.2'",
+    "float(tf.__version__[:3]) < 1.5 or tf.__version__ == '2.21.0'",
+]
+
+
+@pytest.mark.parametrize("test", VERSION_TESTS)
+def test_a_version_test_is_evaluated_as_python_evaluates_it(test):
+    """Against Python itself, with a module that has each TensorFlow's version."""
+    import ast
+    import types
+    from distutils.version import LooseVersion, StrictVersion
+
+    from packaging import version
+
+    from tf1_train.port.version_tests import TF1_VERSION, TF_VERSION, VersionTests
+
+    tree = ast.parse("import tensorflow as tf\nif " + test + ":\n    pass\n")
+    expected = []
+    for v in (TF_VERSION, TF1_VERSION):
+        inner = types.SimpleNamespace(VERSION=v)
+        tf = types.SimpleNamespace(VERSION=v, __version__=v, version=inner)
+        names = dict(tf=tf, LooseVersion=LooseVersion, StrictVersion=StrictVersion)
+        expected.append(bool(eval(test, {**names, "version": version})))
+    assert VersionTests(tree).outcome(tree.body[1].test) == tuple(expected)

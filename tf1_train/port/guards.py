@@ -4,7 +4,8 @@ Code written across TensorFlow versions probes before it leans:
 ``try: import tensorflow.contrib.slim as slim / except ImportError: ...``;
 ``try: image_summary = tf.image_summary / except: image_summary =
 tf.summary.image`` (carpedm20's DCGAN, and the many projects copied from
-it); ``if "concat_v2" in dir(tf): ... tf.concat_v2 ...``. On TensorFlow
+it); ``if "concat_v2" in dir(tf): ... tf.concat_v2 ...``; ``if
+LooseVersion(tf.VERSION) >= LooseVersion('0.12.0'):`` (version_tests.py). On TensorFlow
 2.21 such a line raises, or never runs, and the program takes the other
 branch: reporting it as ``breaks`` would send a porter to fix code that
 already copes. The other branch is scanned like any code (a TF 2
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import ast
 from typing import Dict, List, Optional, Sequence, Tuple
+
+from tf1_train.port.version_tests import TF_VERSION, VersionTests
 
 # Rules whose construct raises AttributeError when it is reached (a name
 # TensorFlow 2.21 lacks both ways, anything below tf.contrib or tf.estimator).
@@ -39,6 +42,8 @@ class Guards:
         self._fallbacks: List[Tuple[set, set, str]] = []  # (body lines, handler lines, caught)
         # (import line, names it binds, lines after it in its try body)
         self._imports: List[Tuple[int, set, set]] = []
+        self._skipped: Dict[int, str] = {}  # line -> why it does not run on TensorFlow 2.21
+        versions = VersionTests(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Try):
                 self._fallbacks += _fallbacks(node)
@@ -53,6 +58,19 @@ class Guards:
                 if name:
                     for inner in (n for b in node.body for n in ast.walk(b)):
                         self._probed.setdefault(id(inner), set()).add(name)
+                self._version_branch(node, versions.outcome(node.test))
+
+    def _version_branch(self, node: ast.If, outcome: Optional[Tuple[bool, bool]]) -> None:
+        """The lines of the branch a version test skips on TensorFlow 2.21."""
+        if outcome is None:
+            return
+        skipped = node.orelse if outcome[0] else node.body
+        why = f"guarded by the version test `{ast.unparse(node.test)}`: on TensorFlow "
+        why += f"{TF_VERSION} this branch does not run"
+        if outcome[0] != outcome[1]:
+            why += " (TensorFlow 1.15 ran it: the other branch runs instead)"
+        for line in _lines(skipped) if skipped else ():
+            self._skipped.setdefault(line, why)
 
     def _after_imports(self, body) -> None:
         """Each import in a ``try`` body whose handler catches ImportError,
@@ -78,7 +96,14 @@ class Guards:
         tf.nn.deconv2d(...)``, "for versions before 0.7"), or an ``except
         ImportError`` one after imports that still import (StyleGAN's ``try:
         from tensorflow.python.ops import nccl_ops`` / ``except: import
-        tensorflow.contrib.nccl as nccl_ops``, for TensorFlow before 1.13)."""
+        tensorflow.contrib.nccl as nccl_ops``, for TensorFlow before 1.13).
+        Those in the branch a version test skips on 2.21 are ``works`` first."""
+        findings = [
+            f._replace(severity="works", fix=f"{self._skipped[f.line]}; {f.fix}")
+            if f.line in self._skipped and f.severity != "works"
+            else f
+            for f in findings
+        ]
         raising = {f.line for f in findings if f.severity in RAISE or f.fix.startswith(CAUGHT)}
         failed = {f.line for f in findings if f.fix.startswith(IMPORT_GUARD)}
         out = []
