@@ -239,7 +239,8 @@ def _restore_numpy_builtin_aliases() -> None:
     computes differently; the names come from NumPy's own list of them. The
     names NumPy 2 removed (``np.float_``, ``np.NaN``, ``np.asscalar``, ...:
     _numpy_removed.py) are put back likewise, as what NumPy 1.x had, and so
-    are ``numpy.lib``'s aliases of NumPy's functions (``np.lib.pad``)."""
+    are ``numpy.lib``'s aliases of NumPy's functions (``np.lib.pad``), and
+    NumPy 1.x's object array of sequences of unequal lengths (_numpy_ragged.py)."""
     import builtins
 
     import numpy as np
@@ -248,9 +249,10 @@ def _restore_numpy_builtin_aliases() -> None:
     for name in getattr(np, "__former_attrs__", {}):
         if hasattr(builtins, name) and name not in np.__dict__:
             _set(np.__dict__, name, getattr(builtins, name))
-    from tf1_train.compat import _numpy_removed  # NumPy 2's: np.float_, np.asscalar, np.lib.pad
+    from tf1_train.compat import _numpy_ragged, _numpy_removed  # NumPy 2's: np.float_, np.lib.pad
 
     _numpy_removed.install(_set)
+    _numpy_ragged.install(_set)  # np.array([[1, 2], [3]]): an object array, as NumPy 1.x made
 
 
 def _add_contrib_placeholders() -> None:
@@ -349,8 +351,8 @@ def _add_scipy_names() -> None:
     the SciPy modules already loaded, and by a finder in those loaded later."""
     from tf1_train.compat import _scipy_removed
 
-    def record(module, name) -> None:
-        _saved.append((module, name, _MISSING))
+    def record(module, name, old=_MISSING) -> None:
+        _saved.append((module, name, old))
 
     for name in sorted(_scipy_removed.PATCHED & set(sys.modules)):
         for done in _scipy_removed.put_back(sys.modules[name]):

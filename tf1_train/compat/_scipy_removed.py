@@ -111,9 +111,11 @@ GONE = {
 
 
 def put_back(module) -> list:
-    """The MOVED names ``module`` lacks, set to today's objects, and a
+    """The MOVED names ``module`` lacks, set to today's objects, a
     ``__path__`` on a module that MODULES' old paths sit under (the import
-    system looks for submodules only in packages); (module, name) of each."""
+    system looks for submodules only in packages), and ``scipy.signal.lfilter``
+    taking object arrays again; (module, name) of each, with the object
+    replaced if there was one."""
     done = []
     for old, (new, _) in MOVED.items():
         parent, name = old.rsplit(".", 1)
@@ -124,11 +126,18 @@ def put_back(module) -> list:
     if module.__name__ in _MODULE_PARENTS and not hasattr(module, "__path__"):
         module.__path__ = []
         done.append((module, "__path__"))
+    if module.__name__ == "scipy.signal" and hasattr(module, "lfilter"):
+        from tf1_train.compat._scipy_object_filter import wrapped
+
+        old = module.lfilter
+        if wrapped(old) is not old:
+            module.lfilter = wrapped(old)  # SciPy 1.x's object arrays (_scipy_object_filter.py)
+            done.append((module, "lfilter", old))
     return done
 
 
 _MODULE_PARENTS = frozenset(old.rsplit(".", 1)[0] for old in MODULES)
-PATCHED = frozenset(old.rsplit(".", 1)[0] for old in MOVED) | _MODULE_PARENTS
+PATCHED = frozenset(old.rsplit(".", 1)[0] for old in MOVED) | _MODULE_PARENTS | {"scipy.signal"}
 
 
 class Finder(importlib.abc.MetaPathFinder):
