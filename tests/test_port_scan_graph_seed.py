@@ -12,9 +12,12 @@ and tf.nn.dropout, then prints TF 1.15.5's initial weights, output and last
 draw (measured 2026-12-07), where as written every one of them differs.
 tests/legacy_scripts/graph_seed_rnn_style.py holds the ops TF 2 stopped
 building to TF 1.15.5's count (compat/_v1_ops.py): a dynamic_rnn of a
-dropout-wrapped LSTMCell, tf.split, tf.random_uniform over [0, 1) and
-tf.random_gamma; before them, its dense kernel, output and last draw
-differed from TF 1.15.5's under ``--v1_seeds`` (measured 2026-12-07), as did
+dropout-wrapped LSTMCell, tf.split, tf.random_uniform over [0, 1),
+tf.random_gamma, a dense layer on a 3-D input (tf.tensordot) and an
+initializable tf.data iterator; before them, its dense kernel, output and
+last draw differed from TF 1.15.5's under ``--v1_seeds`` (measured
+2026-12-07; the last draw until the tensordot and the iterator, measured
+2026-12-07 in CS 20's word2vec and char-rnn too), as did
 tests/legacy_scripts/graph_seed_slim_style.py's weights after its first
 (tf.contrib.layers' conv2d with a frozen batch norm, conv2d_transpose and
 flatten, a tf.losses loss of tf.one_hot labels before a second head)."""
@@ -32,8 +35,9 @@ RNN = os.path.join(ROOT, "tests", "legacy_scripts", "graph_seed_rnn_style.py")
 RNN_TF_1_15_5 = {
     "rnn/lstm_cell/kernel": "2.390086",
     "logits/kernel": "1.372921",
+    "per_step/kernel": "2.774572",
     "output": "0.57670",
-    "draw": "-1.526934 -1.219881 0.662578",
+    "draw": "-0.589209 0.497884 1.664799",
 }
 SLIM = os.path.join(ROOT, "tests", "legacy_scripts", "graph_seed_slim_style.py")
 SLIM_TF_1_15_5 = {
@@ -91,3 +95,35 @@ def test_v1_seeds_builds_the_ops_tf_2_skips_so_later_draws_stay_tf_1_15_5s(
     assert {k: out[k] for k in tf_1_15_5} == tf_1_15_5
     as_written = run_legacy_script("--v1", tmp_path, script)
     assert all(as_written[k] != v for k, v in tf_1_15_5.items())
+
+
+# (a's shape, b's shape, axes) -> ops TF 1.15.5's tensordot built (measured 2026-12-07)
+TENSORDOT_TF_1_15_5 = [
+    ([None, 5, 3], [3, 4], [[2], [0]], 25),
+    ([2, 5, 3], [3, 4], [[2], [0]], 11),
+    ([2, 5, 3], [3, 4], 1, 11),
+    ([6, 3], [3, 4], 1, 11),
+    ([3, 6], [3, 4], [[0], [0]], 11),
+    ([2, 5, 3], [4, 3], [[2], [1]], 11),
+    ([2, 3], [3], 1, 11),
+    ([3], [3, 4], [[0], [0]], 11),
+    (None, [3, 4], [[2], [0]], 33),
+    ([2, 3, 4], [3, 4, 5], 2, 11),
+    ([2, 3], [4, 5], 0, 11),
+    ([None, 5, 3], [3, 4], [[-1], [0]], 25),
+]
+
+
+@pytest.mark.parametrize("a_shape, b_shape, axes, tf_1_15_5", TENSORDOT_TF_1_15_5)
+def test_tensordots_stand_ins_make_up_tf_1_15_5s_op_count(a_shape, b_shape, axes, tf_1_15_5):
+    import tensorflow as tf
+
+    from tf1_train.compat._v1_ops import _tensordot_skips
+
+    with tf.Graph().as_default() as graph:
+        a = tf.compat.v1.placeholder(tf.float32, a_shape)
+        b = tf.compat.v1.placeholder(tf.float32, b_shape)
+        before = len(graph.get_operations())
+        tf.tensordot(a, b, axes)
+        built = len(graph.get_operations()) - before
+    assert built + _tensordot_skips(a.shape, b.shape, axes) == tf_1_15_5

@@ -3,7 +3,9 @@
 A graph-seeded TF 1.x program seeded each unseeded random op with the number
 of ops built before it (_v1_seeds.py), so an op TF 2 no longer builds moves
 every later draw. Each function here is TF 1.15's, op for op, with the same
-values: only the ops before and after the draw are restored. They replace
+values: only the ops before and after the draw are restored. Where TF 1.15's
+op would only move the count (an identity transpose, a dataset's default
+options), one no-op stands in for each op TF 2 skipped. They replace
 TensorFlow's own wherever its modules hold them (``random_ops.random_uniform``,
 which its initializers call, and ``tf.random_uniform``) for the run's one
 program; in eager code and ``tf.function``s they call TF 2's.
@@ -27,6 +29,8 @@ def install(v1_dropout: Callable) -> None:
     _replace(nn_ops.dropout_v2, _dropout_v2(nn_ops.dropout_v2))
     tensor_array_ops._GraphTensorArray.size = _tensor_array_size
     math_ops._ReductionDims = _reduction_dims(math_ops._ReductionDims)
+    _replace(math_ops.tensordot, _tensordot(math_ops.tensordot))
+    _install_initializable_iterator()
     _install_private_keras_layers()
 
 
@@ -226,3 +230,94 @@ def _transposed_convolutions() -> None:
         ours = getattr(layers, f"Conv{rank}DTranspose")
         for name in (f"Conv{rank}DTranspose", f"Convolution{rank}DTranspose"):
             setattr(private, name, ours)
+
+
+def _stand_ins(count: int, what: str) -> None:
+    """``count`` no-ops in place of the ops TF 1.15 built and TF 2 skips."""
+    from tensorflow.python.ops import control_flow_ops
+
+    for _ in range(count):
+        control_flow_ops.no_op(name=f"tf1_{what}")
+
+
+def _tensordot(original: Callable) -> Callable:
+    """TF 1.15's ``tensordot`` always transposed and reshaped each operand of
+    known shape, and reshaped the product; TF 2 skips an identity transpose
+    and a reshape to the same shape, two ops each (``tf.layers.dense`` on a
+    3-D input: its kernel's four, so the sampling after it drew other seeds)."""
+    import numpy as np
+    from tensorflow.python.framework.tensor_shape import TensorShape
+
+    def static_shape(x) -> TensorShape:
+        shape = getattr(x, "shape", None)
+        return shape if isinstance(shape, TensorShape) else TensorShape(np.shape(x))
+
+    def tensordot(a, b, axes, name=None):
+        if not _in_graph():
+            return original(a, b, axes, name)
+        product = original(a, b, axes, name)
+        _stand_ins(_tensordot_skips(static_shape(a), static_shape(b), axes), "tensordot")
+        return product
+
+    return tensordot
+
+
+def _tensordot_skips(a_shape, b_shape, axes) -> int:
+    """How many ops TF 2's ``tensordot`` of operands of these static shapes
+    builds fewer than TF 1.15's: 2 per skipped transpose or reshape."""
+    if isinstance(axes, int) and a_shape.rank is not None:
+        axes = (list(range(a_shape.rank - axes, a_shape.rank)), list(range(axes)))
+    if not isinstance(axes, (list, tuple)) or len(axes) != 2:
+        return 0
+    a_axes, b_axes = ([x] if isinstance(x, int) else x for x in axes)
+    if not all(isinstance(x, (list, tuple)) for x in (a_axes, b_axes)):
+        return 0
+    a_free, a_skips = _operand_skips(a_shape, a_axes, flipped=False)
+    b_free, b_skips = _operand_skips(b_shape, b_axes, flipped=True)
+    skips = a_skips + b_skips
+    if a_free is not None and b_free is not None:  # the product reshaped to a_free + b_free
+        skips += 2 * ([_product(a_free), _product(b_free)] == a_free + b_free)
+    return skips
+
+
+def _operand_skips(shape, axes, flipped: bool):
+    """(free dims or None, ops skipped) for one operand of ``tensordot``."""
+    if not shape.is_fully_defined():
+        return None, 0
+    dims = shape.as_list()
+    axes = [i if i >= 0 else i + len(dims) for i in axes]
+    free = [i for i in range(len(dims)) if i not in axes]
+    perm = axes + free if flipped else free + axes
+    sizes = [_product(dims[i] for i in axes), _product(dims[i] for i in free)]
+    skips = 2 * (perm == list(range(len(dims))))
+    skips += 2 * ([dims[i] for i in perm] == (sizes if flipped else sizes[::-1]))
+    return [dims[i] for i in free], skips
+
+
+def _product(values) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def _install_initializable_iterator() -> None:
+    """TF 1.15's ``make_initializable_iterator`` applied the dataset's
+    default options in the graph first: an ``optimizations`` constant and an
+    ``OptimizeDataset`` (unless default optimizations are off) and a
+    ``ModelDataset`` (unless autotuning is); TF 2 applies them in the
+    runtime. A graph-seeded draw after the iterator (word2vec's NCE sampler)
+    took another seed."""
+    from tensorflow.python.data.ops import dataset_ops
+
+    original = dataset_ops.DatasetV1._make_initializable_iterator
+
+    def _make_initializable_iterator(self, shared_name=None):
+        if _in_graph():
+            options = self.options()
+            optimized = options.experimental_optimization.apply_default_optimizations
+            _stand_ins(2 * (optimized is not False) + (options.autotune.enabled is not False),
+                       "dataset_options")  # fmt: skip
+        return original(self, shared_name)
+
+    dataset_ops.DatasetV1._make_initializable_iterator = _make_initializable_iterator

@@ -16,7 +16,8 @@ with ``--v1_variables`` (TF 1.x's variables and loops). Ops that TF 2 builds
 otherwise shift every later count, so the ops TF 2 stopped building come
 back here (_v1_ops.py: ``random_uniform`` over [0, 1), ``split``, a
 TensorArray's size, ``dropout``, ``random_gamma``, a scalar's reduction,
-tf-slim's conv2d and flatten). Which others differ, docs/LEGACY_LAYERS.md
+tf-slim's conv2d and flatten, ``tensordot``, an initializable iterator's
+dataset options). Which others differ, docs/LEGACY_LAYERS.md
 lists; a notebook's stored outputs or the port check show where.
 """
 
