@@ -82,6 +82,7 @@ def install() -> None:
         _variable_class,
         _variable_feeds,
         _while_loop,
+        _xent_named_args,
         layers,
     )
 
@@ -118,6 +119,7 @@ def install() -> None:
     _floor_fused_batch_norm_epsilon()
     _insert_finder(_horovod.Finder())  # horovod.tensorflow for one process, if not installed
     _keras2_removed.install(_set)  # keras.preprocessing.image.ImageDataGenerator & co.
+    _xent_named_args.install(_set, [api for _, api in _v1_apis()])  # TF 1.x: keywords only
     _state["installed"] = True
 
 

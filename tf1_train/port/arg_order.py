@@ -21,6 +21,17 @@ _rule(
     ROW_ARG_ORDER,
 )
 _rule(
+    "xent-positional-sparse",
+    BREAKS,
+    "name both: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=..., logits=...). TF 0.x "
+    "took (logits, labels), TF 1.x refused positional calls (ValueError: Only call ... with "
+    "named arguments), TF 2.21 takes (labels, logits): the swapped call raises there with an "
+    "error about something else (ValueError: `labels.shape.rank` must equal "
+    "`logits.shape.rank - 1`), as integer labels never pass for the float logits",
+    "leaves it unchanged and reports nothing",
+    ROW_ARG_ORDER,
+)
+_rule(
     "in-top-k-order",
     BREAKS,
     "tf.math.in_top_k(targets=labels, predictions=logits, k=k), or tf.compat.v1.nn.in_top_k "
@@ -78,7 +89,9 @@ def findings(
         return
     if path in XENT:
         construct = ast.unparse(node.func) + "(logits, labels)"
-        yield node, "xent-positional", construct, {"name": path.rsplit(".", 1)[-1]}
+        name = path.rsplit(".", 1)[-1]
+        key = "xent-positional-sparse" if name.startswith("sparse_") else "xent-positional"
+        yield node, key, construct, {"name": name}
     if path in IN_TOP_K:
         yield node, "in-top-k-order", ast.unparse(node.func) + "(predictions, targets, ...)", {}
     fix = _tf0_order(node, path)

@@ -7,7 +7,7 @@ path; ``adjust`` turns a rule's severity into the one this program gets.
 from typing import NamedTuple, Sequence, Tuple
 
 from tf1_train.port.hub_rules import tf1_hub_installed
-from tf1_train.port.rules import V1, WORKS
+from tf1_train.port.rules import BREAKS, V1, WORKS
 
 SESSION_NAMES = ("placeholder", "Session", "InteractiveSession")
 V1_GRAPH_NAMES = SESSION_NAMES + (
@@ -168,6 +168,11 @@ def adjust(key: str, severity: str, program: Program) -> Tuple[str, str]:
             "works through python -m tf1_train.compat or after tf1_train.compat.install(): the "
             "feed goes to the variable's reads, as TF 1.x's did (a read inside a TF 2 cond or "
             "loop cannot take it: one note names the variable; --v1_variables takes it there)"
+        )
+    if key.startswith("xent-positional") and program.compat_installed:
+        return BREAKS, (
+            "raises through python -m tf1_train.compat or after tf1_train.compat.install(), as "
+            "on TF 1.x: ValueError: Only call ... with named arguments"
         )
     if key in INSTALL_FIXES and program.compat_installed:
         return WORKS, (
