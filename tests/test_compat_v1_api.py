@@ -26,6 +26,17 @@ def test_a_tf1x_program_runs_as_written_with_v1_and_stops_without(tmp_path):
     assert "cannot import name 'placeholder' from 'tensorflow'" in plain.stderr
 
 
+def test_a_traceback_under_v1_shows_the_programs_lines(tmp_path):
+    # Python prints a traceback's source lines after `import io` from C, with no
+    # Python frame for the import hook to read: the hook lets such imports through
+    # (a fresh interpreter: the warm server prints its children's tracebacks itself).
+    (tmp_path / "stops.py").write_text('import tensorflow as tf\nraise RuntimeError("here")\n')
+    args = ["--v1", "stops.py"]
+    out = run_cli(args, module="tf1_train.compat", cwd=tmp_path, env=QUIET, fresh=True)
+    assert out.returncode == 1
+    assert 'line 2, in <module>\n    raise RuntimeError("here")\nRuntimeError: here' in out.stderr
+
+
 def test_only_the_programs_own_files_are_served_the_v1_api(tmp_path):
     owned = _v1_imports._owner([str(tmp_path)])
     assert owned({"__file__": str(tmp_path / "train.py")})

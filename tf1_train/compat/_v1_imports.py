@@ -119,7 +119,11 @@ def serve_v1_api(roots: Sequence[str], packages: Sequence[str] = ()) -> None:
     owned = _owner(roots, packages)
 
     def __import__(name, globals=None, locals=None, fromlist=(), level=0):
-        ours = level == 0 and owned(globals, sys._getframe(1).f_code.co_filename)
+        try:
+            caller = sys._getframe(1).f_code.co_filename
+        except ValueError:  # no Python frame: C code imports (the traceback printer's `io`)
+            return original(name, globals, locals, fromlist, level)
+        ours = level == 0 and owned(globals, caller)
         served = _v1_module(name, bool(fromlist), v1) if ours else None
         return served or original(name, globals, locals, fromlist, level)
 
