@@ -309,9 +309,11 @@ _rule(
 )
 _rule(
     "disable-v2-behavior",
-    CHANGES,
-    "tf.compat.v1.disable_eager_execution in the entry point only: disable_v2_behavior() "
-    "makes get_variable return RefVariables next to Keras' ResourceVariables, process-wide",
+    WORKS,
+    "none needed in a program of TF 1.x code: it turns on TF 1.x's reference variables, "
+    "control flow and shapes for the whole process (the scan counts on them: `.value` of a "
+    "Dimension works); TF 2 or Keras code run in the same process then gets RefVariables from "
+    "get_variable next to its ResourceVariables: run such code in a process of its own",
     LEAVES,
     ROW_V2_BEHAVIOR,
 )
