@@ -72,10 +72,11 @@ GONE = {
         _IMAGE,
     ),
     "scipy.misc.imresize": (
-        "np.asarray(PIL.Image.fromarray(x).resize((width, height), PIL.Image.BILINEAR)), or "
-        "tf.image.resize: imresize took (height, width), a float fraction or an int percent, and "
-        "byte-scaled a float "
-        "image to uint8 first, so its values were 0..255 whatever the input's",
+        "np.asarray(PIL.Image.fromarray(u8).resize((width, height), PIL.Image.BILINEAR)) with "
+        "u8 = ((x - x.min()) * (255.0 / (x.max() - x.min())) + 0.5).astype(np.uint8) for a float "
+        "image (PIL refuses a float RGB array), or tf.image.resize: imresize took (height, "
+        "width), a float fraction or an int percent, and byte-scaled a float image to uint8 "
+        "first, so its values were 0..255 whatever the input's",
         _IMAGE,
     ),
     "scipy.misc.imrotate": (
@@ -91,7 +92,7 @@ GONE = {
     ),
     "scipy.misc.fromimage": ("np.asarray(image)", _IMAGE),
     "scipy.misc.bytescale": (
-        "((x - x.min()) * 255.0 / (x.max() - x.min()) + 0.5).astype(np.uint8), the default "
+        "((x - x.min()) * (255.0 / (x.max() - x.min())) + 0.5).astype(np.uint8), the default "
         "it computed",
         _IMAGE,
     ),
