@@ -8,6 +8,7 @@ import pathlib
 from conftest import ROOT, run_cli, run_legacy_script
 
 from tf1_train.compat import _v1_imports
+from tf1_train.compat.__main__ import DIMENSION_NOTE
 from tf1_train.port import scan, scan_cli
 
 SCRIPTS = pathlib.Path(ROOT) / "tests" / "legacy_scripts"
@@ -79,6 +80,7 @@ def test_v1_shapes_runs_dimension_code_as_written_to_the_numbers_of_the_portable
     stopped = run_cli(["--v1", str(DIMENSIONS)], module="tf1_train.compat", cwd=tmp_path, env=QUIET)
     assert stopped.returncode == 1
     assert "AttributeError: 'NoneType' object has no attribute 'value'" in stopped.stderr
+    assert stopped.stderr.rstrip().endswith("note: " + DIMENSION_NOTE)
 
 
 def test_the_scan_with_v1_shapes_says_the_value_lines_work():

@@ -246,10 +246,26 @@ def _run(program, given: Options) -> int:
     return 0
 
 
+DIMENSION_NOTE = (
+    "TF 1.x's Dimension.value read on a TensorFlow 2 shape, whose dimensions are ints or None: "
+    "run with --v1_shapes (TF 1.x's Dimension and TensorShape), or read "
+    "tf.compat.v1.dimension_value(shape[i]) instead of shape[i].value"
+)
+
+
 def _v1_note(error: BaseException, given: Options) -> str:
-    """The note on an AttributeError a TF 1.x name raised, or ''."""
-    miss = _v1_notes.of_error(error) if isinstance(error, AttributeError) else None
+    """The note on an AttributeError a TF 1.x name raised, or on a
+    ``shape[i].value`` without ``--v1_shapes`` (noreward-rl's
+    ``x.get_shape()[1].value``), or ''."""
+    if not isinstance(error, AttributeError):
+        return ""
+    if not given.v1_shapes and str(error) in _NO_VALUE:
+        return DIMENSION_NOTE
+    miss = _v1_notes.of_error(error)
     return _v1_notes.advice(miss, given.v1) if miss else ""
+
+
+_NO_VALUE = ("'int' object has no attribute 'value'", "'NoneType' object has no attribute 'value'")
 
 
 def enter_v1(root: str) -> None:
