@@ -127,3 +127,61 @@ def test_tensordots_stand_ins_make_up_tf_1_15_5s_op_count(a_shape, b_shape, axes
         tf.tensordot(a, b, axes)
         built = len(graph.get_operations()) - before
     assert built + _tensordot_skips(a.shape, b.shape, axes) == tf_1_15_5
+
+
+def _sequence_example() -> bytes:
+    import tensorflow as tf
+
+    example = tf.train.SequenceExample()
+    example.context.feature["len"].int64_list.value.append(3)
+    example.context.feature["tags"].float_list.value.extend([0.5, 1.5])
+    for i in (4, 5, 6):
+        example.feature_lists.feature_list["ids"].feature.add().int64_list.value.append(i)
+    return example.SerializeToString()
+
+
+# (context features, sequence features) -> ops TF 1.15.5's parse built (measured 2026-12-07)
+SEQUENCE_PARSES_TF_1_15_5 = [
+    ({"len": ("fixed", [], "int64")}, {"ids": ("fixed_seq", [], "int64")}, 6),
+    ({"len": ("fixed", [], "int64", 0)}, {"ids": ("fixed_seq", [], "int64")}, 8),
+    ({"tags": ("var", "float32")}, {"ids": ("var", "int64")}, 5),
+    ({"len": ("fixed", [], "int64")}, {"ids": ("fixed_seq", [], "int64"), "gone": ("missing",)}, 7),
+    ({"len": ("fixed", [], "int64")}, None, 5),
+]
+
+
+def _features(specs):
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    kinds = {
+        "fixed": lambda shape, dtype, *default: v1.FixedLenFeature(shape, dtype, *default),
+        "fixed_seq": lambda shape, dtype: v1.FixedLenSequenceFeature(shape, dtype),
+        "var": lambda dtype: v1.VarLenFeature(dtype),
+        "missing": lambda: v1.FixedLenSequenceFeature([], tf.int64, allow_missing=True),
+    }
+    return None if specs is None else {k: kinds[s[0]](*s[1:]) for k, s in specs.items()}
+
+
+@pytest.mark.parametrize("context, sequence, tf_1_15_5", SEQUENCE_PARSES_TF_1_15_5)
+def test_a_sequence_example_parses_in_tf_1_15_5s_ops_to_tf_2s_values(context, sequence, tf_1_15_5):
+    import numpy as np
+    import tensorflow as tf
+
+    from tf1_train.compat._v1_ops_parsing import parse_single_sequence_example
+
+    original = tf.compat.v1.io.parse_single_sequence_example
+    rebuilt = parse_single_sequence_example(original)
+    with tf.Graph().as_default() as graph:
+        serialized = tf.compat.v1.placeholder(tf.string, [])
+        before = len(graph.get_operations())
+        ours = rebuilt(serialized, _features(context), _features(sequence))
+        assert len(graph.get_operations()) - before == tf_1_15_5
+        theirs = original(serialized, _features(context), _features(sequence))
+        with tf.compat.v1.Session() as sess:
+            ours, theirs = sess.run((ours, theirs), {serialized: _sequence_example()})
+    for mine, tf2 in zip(ours, theirs):
+        assert sorted(mine) == sorted(tf2)
+        for key in mine:
+            flat = [np.asarray(x).tolist() for x in tf.nest.flatten(mine[key], True)]
+            assert flat == [np.asarray(x).tolist() for x in tf.nest.flatten(tf2[key], True)]

@@ -18,7 +18,16 @@ from typing import Callable
 def install(v1_dropout: Callable) -> None:
     """Each function below in place of TensorFlow's, and ``v1_dropout`` in
     place of ``tf.compat.v1.nn.dropout`` (``nn_ops.dropout``)."""
-    from tensorflow.python.ops import array_ops, math_ops, nn_ops, random_ops, tensor_array_ops
+    from tensorflow.python.ops import (
+        array_ops,
+        math_ops,
+        nn_ops,
+        parsing_ops,
+        random_ops,
+        tensor_array_ops,
+    )
+
+    from tf1_train.compat import _v1_ops_parsing
 
     _replace(nn_ops.dropout, v1_dropout)
 
@@ -30,6 +39,8 @@ def install(v1_dropout: Callable) -> None:
     tensor_array_ops._GraphTensorArray.size = _tensor_array_size
     math_ops._ReductionDims = _reduction_dims(math_ops._ReductionDims)
     _replace(math_ops.tensordot, _tensordot(math_ops.tensordot))
+    parse = parsing_ops.parse_single_sequence_example
+    _replace(parse, _v1_ops_parsing.parse_single_sequence_example(parse))
     _install_initializable_iterator()
     _install_private_keras_layers()
 

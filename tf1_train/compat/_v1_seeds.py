@@ -17,7 +17,7 @@ otherwise shift every later count, so the ops TF 2 stopped building come
 back here (_v1_ops.py: ``random_uniform`` over [0, 1), ``split``, a
 TensorArray's size, ``dropout``, ``random_gamma``, a scalar's reduction,
 tf-slim's conv2d and flatten, ``tensordot``, an initializable iterator's
-dataset options). Which others differ, docs/LEGACY_LAYERS.md
+dataset options, ``parse_single_sequence_example``). Which others differ, docs/LEGACY_LAYERS.md
 lists; a notebook's stored outputs or the port check show where.
 """
 
