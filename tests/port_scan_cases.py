@@ -287,12 +287,6 @@ CASES: List[Case] = [
         "ids = tf.nn.sparse_softmax_cross_entropy_with_logits(ids, logits=scores)\n",
     ),
     Case(
-        "xent-positional-sparse",
-        TF + "inv = tf.nn.sparse_softmax_cross_entropy_with_logits(logits, aindex)"
-        "  # expect: xent-positional-sparse\n",
-        TF + "inv = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=aindex, logits=logits)\n",
-    ),
-    Case(
         "in-top-k-order",
         TF + "correct = tf.nn.in_top_k(logits, labels, 1)  # expect: in-top-k-order\n",
         TF + "correct = tf.math.in_top_k(targets=labels, predictions=logits, k=1)\n"

@@ -1,12 +1,20 @@
 """Trigger and twin snippets (rule, trigger, clean) for a model's loss
 terms on TensorFlow 2: a regularizer that does more than return its loss
 (tf1_train/port/regularizer_rules.py) and ``ExponentialMovingAverage.apply``
-over REGULARIZATION_LOSSES (tf1_train/port/ema_rules.py); joined to
+over REGULARIZATION_LOSSES (tf1_train/port/ema_rules.py), TF 0.x's positional
+sparse cross entropy (tf1_train/port/arg_order.py: pathak22/noreward-rl's
+inverse model); joined to
 tests/port_scan_cases.py's CASES. Snippets are never run."""
 
 TF = "import tensorflow as tf\n"
 
 LOSSES = [
+    (
+        "xent-positional-sparse",
+        TF + "inv = tf.nn.sparse_softmax_cross_entropy_with_logits(logits, aindex)"
+        "  # expect: xent-positional-sparse\n",
+        TF + "inv = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=aindex, logits=logits)\n",
+    ),
     (
         "regularizer-side-effects",
         TF + "import tf_slim as slim\n"
