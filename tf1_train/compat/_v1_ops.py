@@ -11,6 +11,7 @@ which its initializers call, and ``tf.random_uniform``) for the run's one
 program; in eager code and ``tf.function``s they call TF 2's.
 """
 
+import math
 import sys
 from typing import Callable
 
@@ -287,7 +288,7 @@ def _tensordot_skips(a_shape, b_shape, axes) -> int:
     b_free, b_skips = _operand_skips(b_shape, b_axes, flipped=True)
     skips = a_skips + b_skips
     if a_free is not None and b_free is not None:  # the product reshaped to a_free + b_free
-        skips += 2 * ([_product(a_free), _product(b_free)] == a_free + b_free)
+        skips += 2 * ([math.prod(a_free), math.prod(b_free)] == a_free + b_free)
     return skips
 
 
@@ -299,17 +300,10 @@ def _operand_skips(shape, axes, flipped: bool):
     axes = [i if i >= 0 else i + len(dims) for i in axes]
     free = [i for i in range(len(dims)) if i not in axes]
     perm = axes + free if flipped else free + axes
-    sizes = [_product(dims[i] for i in axes), _product(dims[i] for i in free)]
+    sizes = [math.prod(dims[i] for i in axes), math.prod(dims[i] for i in free)]
     skips = 2 * (perm == list(range(len(dims))))
     skips += 2 * ([dims[i] for i in perm] == (sizes if flipped else sizes[::-1]))
     return [dims[i] for i in free], skips
-
-
-def _product(values) -> int:
-    out = 1
-    for v in values:
-        out *= v
-    return out
 
 
 def _install_initializable_iterator() -> None:
