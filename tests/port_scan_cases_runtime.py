@@ -1,7 +1,7 @@
 """Trigger and twin snippets (rule, trigger, clean) for what a program hits
 when it runs beyond TensorFlow's API table: NVIDIA's mixed-precision
-environment variables (tf1_train/port/checks.py), TF 1.4's _parse_flags
-(tf1_train/port/runtime_rules.py), NumPy's removed builtin aliases and
+environment variables (tf1_train/port/checks.py), TF 1.4's flags
+(tests/port_scan_cases_flags.py), NumPy's removed builtin aliases and
 removed names (tf1_train/port/numpy_rules.py; NumPy 2's other removals and
 ``.value`` on shapes: port_scan_cases_fixmatch.py), SciPy's removals
 (tf1_train/port/scipy_rules.py), Python 2 names in Python 3 source
@@ -16,6 +16,8 @@ defaults (tf1_train/port/librosa_rules.py), Keras 2's modules under Keras 3
 (tf1_train/port/keras2_rules.py), ``v.initialized_value()``
 (tf1_train/port/init_rules.py); joined to tests/port_scan_cases.py's
 CASES. Snippets are never run."""
+
+from tests.port_scan_cases_flags import FLAGS
 
 TF = "import tensorflow as tf\n"
 
@@ -125,11 +127,6 @@ RUNTIME = [
         "helper = tf.contrib.seq2seq.TrainingHelper(x, n)\n"
         "class Model(object):\n    def call(self, ids):\n"
         "        return tf.nn.embedding_lookup(emb, ids)\n",
-    ),
-    (
-        "flags-parse-flags",
-        TF + "FLAGS = tf.flags.FLAGS\nFLAGS._parse_flags()  # expect: flags-parse-flags\n",
-        TF + "FLAGS = tf.flags.FLAGS\nFLAGS(sys.argv)\nparser.parse_flags()\n",
     ),
     (
         "numpy-builtin-alias",
@@ -397,4 +394,4 @@ RUNTIME = [
         "_, loss = sess.run([train_op, loss])\nm = sess.run([loss, step])\nup = tf.assign(k, 1)\n"
         "_, m_now = sess.run([up, m])\n",
     ),
-]
+] + FLAGS

@@ -4,7 +4,7 @@ compat runner installed. scan.py gathers them once from every resolved API
 path; ``adjust`` turns a rule's severity into the one this program gets.
 """
 
-from typing import NamedTuple, Sequence, Tuple
+from typing import NamedTuple, Optional, Sequence, Tuple
 
 from tf1_train.port.hub_rules import tf1_hub_installed
 from tf1_train.port.rules import BREAKS, V1, WORKS
@@ -59,6 +59,8 @@ class Program(NamedTuple):
     updates: Tuple[Tuple[str, str], ...] = ()
     variable_names: Tuple[str, ...] = ()  # names given to variables (tf.Variable(name=))
     merged_fetched: bool = False  # a run fetches merge_all()'s result (summary_rules.py)
+    # the flags its DEFINE_* calls make; None: none, or not all known (flag_rules.py)
+    defined_flags: Optional[Tuple[str, ...]] = None
 
 
 # What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's

@@ -1,9 +1,8 @@
 """Rules for what a TF1 training program hits when it runs, beyond TensorFlow's
 API table: ``tf.train.Supervisor`` (and ``slim.learning.train``, which builds
 one) in eager mode, tf-slim
-functions that read private TensorFlow names 2.21 moved, and TF 1.4's
-``_parse_flags()`` on the flag values (found in cnn-text-classification-tf's
-eval.py), and TF 1.x's graph-level seed, from which TensorFlow 2 derives other
+functions that read private TensorFlow names 2.21 moved (TF 1.4's flags:
+flag_rules.py), and TF 1.x's graph-level seed, from which TensorFlow 2 derives other
 op seeds (GraphSAGE and GAE: every loss and metric of theirs moves; given
 TF 1.15.5's op seeds, all 12 of their configurations tried agreed to 1e-5).
 
@@ -13,12 +12,10 @@ numpy_rules.py's) or of ``slim.tfexample_decoder.Image``, and the program stoppe
 data provider and at step 0.
 """
 
-import ast
-from typing import Dict, Iterator, Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from tf1_train.port.rules import BREAKS, CHANGES, ROW_SLIM, ROW_SUPERVISOR, V1, _rule
 
-ROW_PARSE_FLAGS = "`_parse_flags()` on TF 1.4's flags"
 GRAPH_MODE = (
     "call tf.compat.v1.disable_eager_execution at the top of the entry point "
     "(python -m tf1_train.compat script.py does)"
@@ -42,16 +39,6 @@ _rule(
     "when it runs; tf1_train.compat.install() puts them back",
     "leaves it unchanged and reports nothing",
     ROW_SLIM,
-)
-
-_rule(
-    "flags-parse-flags",
-    BREAKS,
-    "drop it: since TF 1.5 tf.flags is absl's, which has no _parse_flags (AttributeError) and "
-    "parses the command line in tf.app.run(); a program that reads flags without "
-    "tf.app.run() first calls its flag values object with sys.argv",
-    "leaves it unchanged and reports nothing",
-    ROW_PARSE_FLAGS,
 )
 
 ROW_SEED = "`tf.compat.v1.set_random_seed` + op seeds"
@@ -87,12 +74,3 @@ def path_rule(path: str, eager_off: bool) -> Optional[Tuple[str, Dict[str, str]]
     if not eager_off and path in SUPERVISORS:
         return "supervisor-eager", {}
     return ("graph-seed", {}) if path in GRAPH_SEEDS else None
-
-
-def parse_flags_findings(tree: ast.AST) -> Iterator[Tuple[ast.AST, str, str, Dict[str, str]]]:
-    """(node, rule, construct, fill-ins) for each ``._parse_flags()`` call (TF 1.4's
-    flags, which the text CNNs' eval.py kept)."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr == "_parse_flags":
-                yield node, "flags-parse-flags", ast.unparse(node), {}

@@ -21,6 +21,7 @@ from tf1_train.port import (
     contrib_rules,  # noqa: F401 (registers its rules)
     feed_rules,
     fetch_rules,
+    flag_rules,
     global_step_rules,
     native_rules,
     paths,
@@ -153,6 +154,7 @@ def _program(parsed: List[_Parsed], compat: bool, v1_shapes: bool, v1_variables:
     program = program._replace(variable_names=tensor_name_rules.variable_names(trees))
     every_path = [p for f in parsed for _, p, _ in f.uses]
     program = program._replace(merged_fetched=summary_rules.fetches_merged(trees, every_path))
+    program = program._replace(defined_flags=flag_rules.defined_flags([f.tree for f in parsed]))
     return program
 
 

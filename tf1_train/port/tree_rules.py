@@ -14,6 +14,7 @@ from tf1_train.port import (
     epsilon_rules,
     feed_rules,
     fetch_rules,
+    flag_rules,
     freeze_rules,
     generator_rules,
     global_step_rules,
@@ -36,7 +37,6 @@ from tf1_train.port import (
     py3_rules,
     regularizer_rules,
     reuse_rules,
-    runtime_rules,
     scipy_rules,
     self_cast_rules,
     tensor_name_rules,
@@ -50,7 +50,7 @@ def findings(tree: ast.AST, resolve, uses, file: str, program: Program) -> list:
     """(node, rule key, construct, fill-ins) of every tree rule for one file."""
     raw: list = []
     raw.extend(checks.call_findings(tree, resolve, program))
-    raw.extend(runtime_rules.parse_flags_findings(tree))
+    raw.extend(flag_rules.findings(tree, resolve, program.defined_flags))
     raw.extend(numpy_rules.findings(tree))
     raw.extend(dataset_rules.findings(tree, uses))
     raw.extend(scipy_rules.findings(tree))
