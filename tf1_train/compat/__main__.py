@@ -66,7 +66,7 @@ EIGEN_NOTE = (
 )
 _EIGEN = __name__ == "__main__" and _eigen_for_v1_seeds(sys.argv[1:])
 
-from tf1_train.compat import _horovod, _v1_notes, install  # noqa: E402 (TensorFlow loads)
+from tf1_train.compat import _horovod, _numpy_scalars, _v1_notes, install  # noqa: E402
 
 USAGE = (
     "usage: python -m tf1_train.compat [--v1] [--v1_shapes] [--v1_variables] "
@@ -223,15 +223,17 @@ def _run(program, given: Options) -> int:
     """Runs the program; a TF 1.x name it reads from ``tensorflow`` where the
     v1 API is not served ends with its traceback and one note saying how to
     serve it there (GraphSAGE's package imported from a script elsewhere),
-    also when a test program caught it and exited non-zero (_v1_notes.py)."""
+    also when a test program caught it and exited non-zero (_v1_notes.py); a
+    one-element array NumPy 2 refuses as a number, with the edit
+    (_numpy_scalars.py)."""
     _v1_notes.record()
     try:
         program()
     except _horovod.Refused as e:  # several processes launched: one `error:` line
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except AttributeError as e:
-        note = _v1_note(e, given)
+    except (AttributeError, TypeError, ValueError) as e:
+        note = _v1_note(e, given) or _numpy_scalars.note(e)
         if not note:
             raise
         traceback.print_exc()
