@@ -1,7 +1,8 @@
 """Trigger and twin snippets (rule, trigger, clean) for what a program hits
 when it runs beyond TensorFlow's API table: NVIDIA's mixed-precision
 environment variables (tf1_train/port/checks.py), TF 1.4's flags
-(tests/port_scan_cases_flags.py), NumPy's removed builtin aliases and
+(tests/port_scan_cases_flags.py), a seeded shuffle then repeat
+(port_scan_cases_shuffle.py), NumPy's removed builtin aliases and
 removed names (tf1_train/port/numpy_rules.py; NumPy 2's other removals and
 ``.value`` on shapes: port_scan_cases_fixmatch.py), SciPy's removals
 (tf1_train/port/scipy_rules.py), Python 2 names in Python 3 source
@@ -18,6 +19,7 @@ defaults (tf1_train/port/librosa_rules.py), Keras 2's modules under Keras 3
 CASES. Snippets are never run."""
 
 from tests.port_scan_cases_flags import FLAGS
+from tests.port_scan_cases_shuffle import SHUFFLE
 
 TF = "import tensorflow as tf\n"
 
@@ -394,4 +396,5 @@ RUNTIME = [
         "_, loss = sess.run([train_op, loss])\nm = sess.run([loss, step])\nup = tf.assign(k, 1)\n"
         "_, m_now = sess.run([up, m])\n",
     ),
-] + FLAGS
+]
+RUNTIME += FLAGS + SHUFFLE

@@ -61,6 +61,7 @@ class Program(NamedTuple):
     merged_fetched: bool = False  # a run fetches merge_all()'s result (summary_rules.py)
     # the flags its DEFINE_* calls make; None: none, or not all known (flag_rules.py)
     defined_flags: Optional[Tuple[str, ...]] = None
+    graph_seeded: bool = False  # sets a graph-level seed (shuffle_rules.py)
 
 
 # What tf1_train.compat.install() makes work: the legacy layers and RNN cells, tf-slim's

@@ -155,7 +155,8 @@ def _program(parsed: List[_Parsed], compat: bool, v1_shapes: bool, v1_variables:
     every_path = [p for f in parsed for _, p, _ in f.uses]
     program = program._replace(merged_fetched=summary_rules.fetches_merged(trees, every_path))
     program = program._replace(defined_flags=flag_rules.defined_flags([f.tree for f in parsed]))
-    return program
+    seeded = any(p in runtime_rules.GRAPH_SEEDS for p in every_path)
+    return program._replace(graph_seeded=seeded)
 
 
 def _calls_compat_install(tree: ast.AST) -> bool:

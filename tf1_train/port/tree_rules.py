@@ -39,6 +39,7 @@ from tf1_train.port import (
     reuse_rules,
     scipy_rules,
     self_cast_rules,
+    shuffle_rules,
     tensor_name_rules,
     tensorboard_rules,
     variable_rules,
@@ -53,6 +54,7 @@ def findings(tree: ast.AST, resolve, uses, file: str, program: Program) -> list:
     raw.extend(flag_rules.findings(tree, resolve, program.defined_flags))
     raw.extend(numpy_rules.findings(tree))
     raw.extend(dataset_rules.findings(tree, uses))
+    raw.extend(shuffle_rules.findings(tree, resolve, program.graph_seeded))
     raw.extend(scipy_rules.findings(tree))
     raw.extend(pillow_rules.findings(tree))
     raw.extend(matplotlib_rules.findings(tree))
