@@ -96,3 +96,45 @@ def test_the_scan_reports_the_call_until_install_runs(tmp_path, compat, severity
     )
     found = [f for f in scan.scan([str(tmp_path)], compat=compat).findings if f.line == 3]
     assert [(f.rule, f.severity) for f in found] == [("initialized-value", severity)]
+
+
+def _copies_of_weights(count: int = 8):
+    """GPT-1's Adam (opt.py): ``m = tf.Variable(p * 0)`` for every parameter p,
+    an initial value that reads another variable; (graph, ps, ms)."""
+    graph = tf.Graph()
+    with graph.as_default():
+        init = v1.random_normal_initializer(stddev=0.02, seed=1)
+        ps = [v1.get_variable(f"p{i}", [64, 64], initializer=init) for i in range(count)]
+        ms = [v1.Variable(p * 0, trainable=False) for p in ps]
+    return graph, ps, ms
+
+
+def _guards(variable) -> bool:
+    """Whether the variable's initializer tests another's initialization first."""
+    ops, seen = [variable.initializer], set()
+    while ops:
+        op = ops.pop()
+        if op.type == "VarIsInitializedOp":
+            return True
+        if op.name not in seen:
+            seen.add(op.name)
+            ops.extend(t.op for t in op.inputs)
+    return False
+
+
+def test_a_copy_of_a_weight_waits_for_its_initializer_as_on_tf_1_15(installed):
+    """TF 1.15 read the weight in ``p * 0`` through ``p.initialized_value()``,
+    so ``global_variables_initializer()`` ran its initializers in any order;
+    TF 2.21 guards reference variables only, and GPT-1 stopped under --v1 at
+    ``FailedPreconditionError: Could not find variable`` (5 runs of 5)."""
+    for _ in range(5):
+        graph, ps, ms = _copies_of_weights()
+        assert all(_guards(m) for m in ms)
+        with graph.as_default(), v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            assert not np.any(sess.run(ms)) and all(np.any(p) for p in sess.run(ps))
+
+
+def test_without_install_the_copy_reads_the_weight_unguarded():
+    _, _, ms = _copies_of_weights(1)
+    assert not _guards(ms[0])

@@ -34,6 +34,15 @@ def test_ipython_lines_become_pass_at_their_indentation_and_are_listed(tmp_path)
     assert book.cells[1] == notebook.Cell(3, "x = 1", (), ())  # the markdown cell counted
 
 
+def test_an_ipython_line_continued_with_a_backslash_is_one_line(tmp_path):
+    """dopamine's colab/tensorboard.ipynb: ``!gsutil -q -m cp -R \\`` and its
+    arguments on the next line, which IPython joined (the scan stopped at it)."""
+    text = "!gsutil -q -m cp -R \\\n  gs://bucket/logs/* \\\n  /tmp/logs/\nx = 1\n"
+    (cell,) = notebook.read(_book(tmp_path, text)).cells
+    assert cell.source.split("\n")[:4] == ["pass", "", "", "x = 1"]
+    assert [(m.line, m.text) for m in cell.magics] == [(1, "!gsutil -q -m cp -R \\")]
+
+
 def test_a_cell_that_parses_is_left_as_written(tmp_path):
     text = 'usage = """\n%prog [options]\n!important\n"""\nx = 5 % 2\n'
     (cell,) = notebook.read(_book(tmp_path, text)).cells

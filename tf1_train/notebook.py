@@ -135,7 +135,12 @@ def cell(number: int, data: dict) -> Cell:
 def python_lines(number: int, lines: List[str]) -> Tuple[str, Tuple[Magic, ...]]:
     """``lines`` with each IPython line made Python of the same indentation."""
     out, magics = [], []
+    continued = False  # the line before was an IPython line ending in a backslash
     for i, line in enumerate(lines, 1):
+        if continued:  # IPython joined it to that line (`!cmd \\` then its arguments)
+            out.append("")
+            continued = line.rstrip().endswith("\\")
+            continue
         assigned = _ASSIGNED.match(line)
         if assigned:
             value = "[]" if assigned.group(3) == "!" else "None"
@@ -145,6 +150,7 @@ def python_lines(number: int, lines: List[str]) -> Tuple[str, Tuple[Magic, ...]]
         else:
             out.append(line)
             continue
+        continued = line.rstrip().endswith("\\")
         magics.append(Magic(number, i, line.strip()))
     return _colab_only(out, magics), tuple(magics)
 

@@ -34,7 +34,7 @@ def main(_):
                 buf[t] = w
             else:
                 buf[t] = v.item()
-    print("buffer_sum = %.6f" % buf.sum())
+    print(f"buffer_sum = {buf.sum():.6f}")
 
 
 if __name__ == "__main__":

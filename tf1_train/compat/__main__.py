@@ -267,6 +267,11 @@ def _v1_note(error: BaseException, given: Options) -> str:
     return _v1_notes.advice(miss, given.v1) if miss else ""
 
 
+SEEDS_WITHOUT_VARIABLES = (
+    "no --v1_variables: TF 2's resource variables (and, without --v1_control_flow, its "
+    "tf.cond and while_loop) build other ops than TF 1.x, so the draws after the first "
+    "variable or loop do not take TF 1.15.5's seeds under --v1_seeds; add --v1_variables"
+)
 _NO_VALUE = ("'int' object has no attribute 'value'", "'NoneType' object has no attribute 'value'")
 
 
@@ -302,6 +307,8 @@ def _graph_mode(v1_root: Optional[str], given: Options) -> None:
         from tf1_train.compat import _v1_seeds
 
         _v1_seeds.install()
+        if not given.v1_variables:
+            print(f"note: {SEEDS_WITHOUT_VARIABLES}", file=sys.stderr)
     if v1_root or given.v1_packages or given.v1_root:
         from tf1_train.compat._v1_imports import serve_v1_api
 

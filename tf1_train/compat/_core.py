@@ -154,8 +154,8 @@ class Dropout(Layer):
         return tf.convert_to_tensor(shape)
 
     def call(self, inputs, training=False):
-        if isinstance(self.rate, (int, float)) and self.rate == 0:
-            return tf.identity(inputs)
+        # rate 0: TF 1.15's smart_cond still chose; training gave nn.dropout's
+        # input back (no op), not training an identity (tf1_dropout returns x)
         if training is None:
             training = False
 
@@ -169,11 +169,16 @@ class Dropout(Layer):
 
 def _tf1_random_uniform(shape, seed, dtype):
     """TF 1.15's ``random_uniform`` over [0, 1), op for op (TF 2's skips the
-    scaling ops for that range): the seed taken after its two constants."""
+    scaling ops for that range): the shape made a tensor first (a given
+    ``noise_shape``'s constant, ``random_uniform/shape``), then the two
+    constants, then the seed. Without the shape's constant before the seed a
+    dropout of a Python-list ``noise_shape`` drew with an op seed one lower
+    than TF 1.15.5 (GPT-1's classifier dropout)."""
     from tensorflow.python.framework import random_seed
-    from tensorflow.python.ops import gen_random_ops
+    from tensorflow.python.ops import gen_random_ops, shape_util
 
     with tf.name_scope("random_uniform"):
+        shape = shape_util.shape_tensor(shape)
         low = tf.convert_to_tensor(0, dtype=dtype, name="min")
         high = tf.convert_to_tensor(1, dtype=dtype, name="max")
         seed1, seed2 = random_seed.get_seed(seed)
@@ -186,6 +191,8 @@ def tf1_dropout(x, rate, noise_shape, seed, name=None):
     mask ``uniform >= rate``. TF 2's builds other ops in another order, and a
     graph-seeded program's op seeds count them (--v1_seeds): its uniform draw
     and every later unseeded one would differ from TF 1.x's."""
+    from tensorflow.python.ops import nn_ops
+
     if isinstance(rate, (int, float)) and rate == 0:
         return x
     with tf.name_scope(name or "dropout"):
@@ -193,7 +200,9 @@ def tf1_dropout(x, rate, noise_shape, seed, name=None):
         rate = tf.convert_to_tensor(rate, dtype=x.dtype, name="rate")
         if tf.get_static_value(rate) == 0:
             return x
-        shape = tf.shape(x) if noise_shape is None else noise_shape
+        # TF 1.15's _get_noise_shape: tf.shape(x), or the given shape with its None
+        # dimensions taken from x's static shape ([None, 1, n] raised here before)
+        shape = nn_ops._get_noise_shape(x, noise_shape)
         random_tensor = _tf1_random_uniform(shape, seed, x.dtype)
         scale = 1 / (1 - rate)
         keep_mask = random_tensor >= rate

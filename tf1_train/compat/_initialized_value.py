@@ -35,3 +35,36 @@ def install(set_attribute) -> None:
     set_attribute(
         resource_variable_ops.BaseResourceVariable, "initialized_value", initialized_value
     )
+    from tensorflow.python.ops import variables
+
+    set_attribute(
+        variables,
+        "_safe_initial_value_from_op",
+        _guarding_resource_reads(variables._safe_initial_value_from_op),
+    )
+
+
+def _guarding_resource_reads(original):
+    """TF 1.15 rewrote an initial value that reads another variable
+    (``m = tf.Variable(p * 0)``: GPT-1's Adam, every accumulator made from a
+    weight) to read ``p.initialized_value()``, so
+    ``global_variables_initializer()`` may run the initializers in any
+    order. TensorFlow 2.21 does so for reference variables only
+    (``_safe_initial_value_from_op`` returns a ``ReadVariableOp`` as it is,
+    b/70206927), so a resource variable's copy races its source's
+    initializer: ``FailedPreconditionError: Could not find variable p``.
+    The read of a variable in the graph's collections becomes its
+    ``initialized_value()`` (above), as TF 1.15 did for its variables."""
+    from tensorflow.python.framework import ops
+
+    def safe_initial_value_from_op(name, op, op_cache):
+        if op.type == "ReadVariableOp" and op.inputs and op.inputs[0].op.type == "VarHandleOp":
+            handle_op = op.inputs[0].op
+            for key in (ops.GraphKeys.GLOBAL_VARIABLES, ops.GraphKeys.LOCAL_VARIABLES):
+                for var in op.graph.get_collection(key):
+                    handle = getattr(var, "handle", None)
+                    if getattr(handle, "op", None) is handle_op:
+                        return var.initialized_value().op
+        return original(name, op, op_cache)
+
+    return safe_initial_value_from_op

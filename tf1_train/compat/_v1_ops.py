@@ -28,7 +28,7 @@ def install(v1_dropout: Callable) -> None:
         tensor_array_ops,
     )
 
-    from tf1_train.compat import _v1_ops_parsing
+    from tf1_train.compat import _v1_ops_linalg, _v1_ops_parsing
 
     _replace(nn_ops.dropout, v1_dropout)
 
@@ -42,6 +42,9 @@ def install(v1_dropout: Callable) -> None:
     _replace(math_ops.tensordot, _tensordot(math_ops.tensordot))
     parse = parsing_ops.parse_single_sequence_example
     _replace(parse, _v1_ops_parsing.parse_single_sequence_example(parse))
+    parse = parsing_ops.parse_single_example
+    _replace(parse, _v1_ops_parsing.parse_single_example(parse))
+    _v1_ops_linalg.install(_replace)
     _install_initializable_iterator()
     _install_private_keras_layers()
 

@@ -74,3 +74,53 @@ def _tf1_op(serialized, context, steps, example_name, name):
         dict(zip(context.sparse_keys + context.dense_keys, c_sparse + list(c_dense))),
         dict(zip(steps.sparse_keys + steps.dense_keys, s_sparse + list(s_dense))),
     )
+
+
+def parse_single_example(original: Callable) -> Callable:
+    """``tf.parse_single_example`` as TF 1.15 built it: the ``ParseSingleExample``
+    op with one default constant per dense feature (3 ops for one feature);
+    TensorFlow 2.21 builds ``ParseExampleV2`` with constants for its names and
+    key lists (7 ops for the same call). In a ``dataset.map`` parser the ops
+    before a graph-seeded ``tf.random_shuffle`` (XLNet's permutations) moved
+    its seed. Outputs are the same; ragged features and eager code take TF 2's."""
+    from tensorflow.python.framework import ops
+    from tensorflow.python.ops import parsing_config as config
+
+    def parse(serialized, features, name=None, example_names=None):
+        graph = not ops.executing_eagerly_outside_functions()
+        if (
+            not graph
+            or not features
+            or example_names is not None
+            or not all(isinstance(f, (config.VarLenFeature, config.FixedLenFeature))
+                       for f in features.values())
+        ):  # fmt: skip
+            return original(serialized, features, name=name, example_names=example_names)
+        params = config._ParseOpParams.from_features(
+            features, [config.VarLenFeature, config.FixedLenFeature]
+        )
+        with ops.name_scope(name, "ParseSingleExample", [serialized]):
+            serialized = ops.convert_to_tensor(serialized, name="serialized")
+            return _tf1_single_example(serialized, params, name)
+
+    return parse
+
+
+def _tf1_single_example(serialized, params, name):
+    """``ParseSingleExample`` and its outputs as TF 1.15's dict."""
+    from tensorflow.python.framework import sparse_tensor
+    from tensorflow.python.ops import gen_parsing_ops
+
+    outputs = gen_parsing_ops.parse_single_example(
+        serialized=serialized,
+        dense_defaults=params.dense_defaults_vec,
+        num_sparse=len(params.sparse_keys),
+        sparse_keys=params.sparse_keys,
+        sparse_types=params.sparse_types,
+        dense_keys=params.dense_keys,
+        dense_shapes=params.dense_shapes_as_proto,
+        name=name,
+    )
+    indices, values, shapes, dense = outputs
+    sparse = [sparse_tensor.SparseTensor(*t) for t in zip(indices, values, shapes)]
+    return dict(zip(params.sparse_keys + params.dense_keys, sparse + list(dense)))

@@ -54,10 +54,9 @@ _rule(
     "-m tf1_train.compat --v1_seeds --v1_variables takes the op count again (TF 1.15.5's "
     "draws where the graph before each draw has TF 1.x's ops, as tf.layers' and "
     "tf.nn.dropout's, dynamic_rnn's of legacy cells, tf.split's, tf.random_uniform's, "
-    "tf.random_gamma's, tf.tensordot's, parse_single_sequence_example's and an initializable "
-    "tf.data iterator's do; not after "
-    "a minimize or tf.gradients, tf.einsum or a fused contrib LSTM: compare from one "
-    "checkpoint there)",
+    "tf.random_gamma's, tf.tensordot's, tf.linspace's, tf.eye's, tf.einsum's, parse_single_"
+    "example's and an initializable tf.data iterator's do; not after a minimize or "
+    "tf.gradients or a fused contrib LSTM: compare from one checkpoint there)",
     "renames it to tf.compat.v1.set_random_seed and reports nothing of the draws",
     ROW_SEED,
 )
