@@ -29,7 +29,9 @@ RESEARCH = [
         "    with tf.control_dependencies([u.assign(u_hat)]):  # expect: variable-assign-on-reuse\n"
         "        return w / tf.reduce_sum(u_hat)\n"
         "def remember(x):\n    m = tf.get_variable('m', [8])\n"
-        "    return tf.assign(m, x + m)  # expect: variable-assign-on-reuse\n",
+        "    return tf.assign(m, x + m)  # expect: variable-assign-on-reuse\n"
+        "def total(xs):\n    for x in xs:\n        t = tf.get_variable('t', [8])\n"
+        "        tf.assign(t, t + x)  # expect: variable-assign-on-reuse\n",
         "import tensorflow.compat.v1 as tf\n"
         "def spectral_norm(w):\n"
         "    u = tf.get_variable('u', [1, 8], trainable=False, caching_device='')\n"
@@ -38,7 +40,13 @@ RESEARCH = [
         "        return w / tf.reduce_sum(u_hat)\n"
         "def counter():\n    c = tf.Variable(0.0)\n    return c.assign(c + 1)\n"
         "def reset():\n    m = tf.get_variable('m', [8])\n    return m.assign(tf.zeros([8]))\n"
-        "def step(m):\n    return m.assign_add(1)\n",
+        "def step(m):\n    return m.assign_add(1)\n"
+        "def apply_gradients(self, grads_and_vars):\n"  # BERT's, XLNet's AdamWeightDecay
+        "    for (grad, param) in grads_and_vars:\n"
+        "        param_name = self._get_variable_name(param.name)\n"
+        "        m = tf.get_variable(name=param_name + '/adam_m', shape=param.shape)\n"
+        "        next_m = 0.9 * m + 0.1 * grad\n"
+        "        self.updates.append(m.assign(next_m))\n",
     ),
     (
         "matplotlib-removed",

@@ -23,6 +23,8 @@ from tf1_train.compat import _frozen_graph
 v1 = tf.compat.v1
 # attributes TensorFlow added after 1.15 that TF 1.15.5's importer refuses
 NEWER = {("FusedBatchNormV3", "exponential_avg_factor"), ("MatMul", "grad_a"), ("MatMul", "grad_b")}
+# refused whatever their value too (and MatMul's grad_a, true in a training graph's gradients)
+HINTS = {("VarHandleOp", "debug_name"), ("AssignVariableOp", "validate_shape")}
 
 
 def _freeze(convert=None):
@@ -99,3 +101,40 @@ def test_tf_1_xs_retrain_script_draws_its_distortions_and_freezes_as_written(tmp
     ``graph_util.convert_variables_to_constants``: put back, it runs as on 1.15.5."""
     script = os.path.join(ROOT, "tests", "legacy_scripts", "retrain_style.py")
     assert run_legacy_script("--v1", tmp_path, script) == RETRAIN_TF_1_15_5
+
+
+def _saved_model(export_dir: str):
+    """A trained dense layer saved with ``simple_save`` (Spinning Up's
+    ``logger.setup_tf_saver``); its output on a batch."""
+    graph = tf.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [None, 3], name="x")
+        seeded = v1.random_normal_initializer(seed=3)
+        y = tf.identity(v1.layers.dense(x, 2, kernel_initializer=seeded), name="y")
+        step = v1.train.AdamOptimizer(0.1).minimize(tf.reduce_sum(tf.square(y)))
+        batch = np.linspace(-1, 1, 6).reshape(2, 3)
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            sess.run(step, {x: batch})
+            v1.saved_model.simple_save(sess, export_dir, {"x": x}, {"y": y})
+            return sess.run(y, {x: batch}), batch
+
+
+@pytest.mark.usefixtures("installed")
+def test_a_saved_model_leaves_out_what_tf_1_15_refuses_and_loads_to_the_same_outputs(tmp_path):
+    """Measured 2026-12-07: Spinning Up's ``tf1_save`` written on 2.21 was
+    refused by TF 1.15.5 (``NodeDef mentions attr 'grad_a' not in
+    Op<name=MatMul...>``, ``'debug_name'`` on ``VarHandleOp``); stripped so, TF
+    1.15.5 loaded it and computed the same actions and values (to 2e-7)."""
+    from tensorflow.core.protobuf import saved_model_pb2
+
+    expected, batch = _saved_model(str(tmp_path / "m"))
+    saved = saved_model_pb2.SavedModel()
+    saved.ParseFromString((tmp_path / "m" / "saved_model.pb").read_bytes())
+    nodes = [n for meta in saved.meta_graphs for n in meta.graph_def.node]
+    assert {n.op for n in nodes} >= {"MatMul", "VarHandleOp", "AssignVariableOp"}
+    assert not {(n.op, a) for n in nodes for a in n.attr} & (NEWER | HINTS)
+    assert all(not _defaults(n) for n in nodes)
+    with tf.Graph().as_default() as graph, v1.Session(graph=graph) as sess:
+        v1.saved_model.loader.load(sess, ["serve"], str(tmp_path / "m"))
+        np.testing.assert_array_equal(sess.run("y:0", {"x:0": batch}), expected)

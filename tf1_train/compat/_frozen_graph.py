@@ -13,6 +13,16 @@ out each attribute equal to its op's default, as SavedModel's
 ``strip_default_attrs`` does: any TensorFlow fills those back in on import,
 so the graph computes the same on 2.21 and loads on TF 1.15.5 (YOLOv3's
 frozen detector: bit-identical predictions there, measured).
+
+A SavedModel (``tf.saved_model.simple_save``, ``SavedModelBuilder``: Spinning
+Up's ``logger.setup_tf_saver``, TF Serving exports) is stripped the same way,
+and so is each attribute TensorFlow added after 1.15 only as a hint, whatever
+its value (``HINTS``): a training graph's gradient ``MatMul`` carries
+``grad_b: true``, a resource variable its ``debug_name`` and its assigns
+``validate_shape``, which TF 1.15.5's importer refuses as well, and which it
+never needed (its ``AssignVariableOp`` always checked the shape). Spinning
+Up's ``tf1_save`` written on 2.21 then loads on TF 1.15.5 and computes
+the same actions and values (to 2e-7, measured).
 """
 
 import functools
@@ -34,6 +44,43 @@ def install(set_attribute, v1_apis) -> None:
     set_attribute(graph_util, "convert_variables_to_constants", stripped)
     for api in v1_apis:
         set_attribute(api.graph_util, "convert_variables_to_constants", stripped)
+    from tensorflow.python.saved_model import builder_impl
+
+    builder = builder_impl._SavedModelBuilder  # SavedModelBuilder's base: every meta graph
+    tag = builder._tag_and_add_meta_graph
+    set_attribute(builder, "_tag_and_add_meta_graph", _stripping_meta_graph(tag))
+
+
+# attributes TensorFlow added after 1.15 that no kernel computes differently
+# without, refused by TF 1.15.5's importer ("NodeDef mentions attr 'grad_a'
+# not in Op<name=MatMul...>") whatever their value
+HINTS = {
+    "MatMul": ("grad_a", "grad_b"),
+    "VarHandleOp": ("debug_name",),
+    "AssignVariableOp": ("validate_shape",),
+}
+
+
+def _stripping_meta_graph(tag_and_add):
+    tag_and_add = getattr(tag_and_add, "_tf1_train_original", tag_and_add)
+
+    @functools.wraps(tag_and_add)
+    def _tag_and_add_meta_graph(self, meta_graph_def, tags, signature_def_map):
+        _strip_meta_graph(meta_graph_def)
+        return tag_and_add(self, meta_graph_def, tags, signature_def_map)
+
+    _tag_and_add_meta_graph._tf1_train_original = tag_and_add
+    return _tag_and_add_meta_graph
+
+
+def _strip_meta_graph(meta) -> None:
+    from tensorflow.python.framework import meta_graph
+
+    meta_graph.strip_graph_default_valued_attrs(meta)
+    for node in meta.graph_def.node:
+        for name in HINTS.get(node.op, ()):
+            if name in node.attr:
+                del node.attr[name]
 
 
 def _stripping(convert):
@@ -48,9 +95,8 @@ def _stripping(convert):
 def strip_default_attributes(graph_def):
     """``graph_def`` with every attribute that equals its op's default left out."""
     from tensorflow.core.protobuf import meta_graph_pb2
-    from tensorflow.python.framework import meta_graph
 
     meta = meta_graph_pb2.MetaGraphDef()
     meta.graph_def.CopyFrom(graph_def)
-    meta_graph.strip_graph_default_valued_attrs(meta)
+    _strip_meta_graph(meta)
     return meta.graph_def
