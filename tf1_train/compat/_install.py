@@ -75,6 +75,7 @@ def install() -> None:
         _int_arguments,
         _keras2_removed,
         _keras_v1_initializers,
+        _numpy_bool_features,
         _op_libraries,
         _pillow_removed,
         _regularizers,
@@ -120,6 +121,7 @@ def install() -> None:
     _insert_finder(_horovod.Finder())  # horovod.tensorflow for one process, if not installed
     _keras2_removed.install(_set)  # keras.preprocessing.image.ImageDataGenerator & co.
     _xent_named_args.install(_set, [api for _, api in _v1_apis()])  # TF 1.x: keywords only
+    _numpy_bool_features.install(_set, _tf_apis())  # Int64List(value=<np.bool_ array>): 0/1
     _state["installed"] = True
 
 
